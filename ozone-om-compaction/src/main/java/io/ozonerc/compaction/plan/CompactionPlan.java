@@ -1,0 +1,33 @@
+package io.ozonerc.compaction.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A round's decisions.
+ *
+ * @param planned          ranges to compact, best first, already within the round's budget
+ * @param notPlanned       every other range holding data, with the reason (below threshold, busy, budget, ...)
+ * @param worstRatioByTable highest tombstone ratio of any assessed range, per table (0 for a table with no data)
+ */
+public record CompactionPlan(List<RangeAssessment> planned, List<RangeAssessment> notPlanned,
+    Map<String, Double> worstRatioByTable) {
+
+  public long plannedBytes() {
+    return planned.stream().mapToLong(a -> a.stats().fileBytes()).sum();
+  }
+
+  /** Human form: planned ranges numbered in order, then the rest; used by fixtures, logs and the CLI. */
+  public List<String> describe() {
+    List<String> lines = new ArrayList<>();
+    int n = 1;
+    for (RangeAssessment a : planned) {
+      lines.add(n++ + ". " + a.describe());
+    }
+    for (RangeAssessment a : notPlanned) {
+      lines.add("-  " + a.describe());
+    }
+    return lines;
+  }
+}

@@ -1,0 +1,153 @@
+package io.ozonerc.compaction.plan;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Byte-string keys as RocksDB orders them (unsigned lexicographic), with the two helpers the planner needs:
+ * the exclusive end of a prefix and a position estimate used to share one SST file's counts between ranges.
+ * A {@code null} end means "past the last key".
+ */
+public final class Keys {
+  private Keys() { }
+
+  public static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  public static int compare(byte[] a, byte[] b) {
+    return Arrays.compareUnsigned(a, b);
+  }
+
+  /** Compares exclusive ends, where {@code null} is +infinity. */
+  public static int compareEnds(byte[] a, byte[] b) {
+    if (a == null) {
+      return b == null ? 0 : 1;
+    }
+    return b == null ? -1 : compare(a, b);
+  }
+
+  /**
+   * The smallest key greater than every key that starts with {@code prefix}: the prefix with its last byte below
+   * 0xFF incremented and the rest dropped. {@code "/vol/bucket/"} gives {@code "/vol/bucket0"}, never the next
+   * bucket's first key. {@code null} when the prefix is all 0xFF (no upper bound).
+   */
+  public static byte[] prefixSuccessor(byte[] prefix) {
+    for (int i = prefix.length - 1; i >= 0; i--) {
+      if ((prefix[i] & 0xFF) != 0xFF) {
+        byte[] end = Arrays.copyOf(prefix, i + 1);
+        end[i]++;
+        return end;
+      }
+    }
+    return null;
+  }
+
+  /** The smallest key strictly greater than {@code key}: key + 0x00. Turns an inclusive largest key exclusive. */
+  public static byte[] keySuccessor(byte[] key) {
+    return Arrays.copyOf(key, key.length + 1);
+  }
+
+  /** True when [smallest, largest] (inclusive) and [begin, end) share a key. */
+  public static boolean overlaps(byte[] smallest, byte[] largest, byte[] begin, byte[] end) {
+    return compare(largest, begin) >= 0 && (end == null || compare(smallest, end) < 0);
+  }
+
+  /**
+   * Estimated share of a file's keys that fall in [begin, end), for a file spanning [smallest, largest].
+   *
+   * <p>RocksDB reports counts per file, not per key range, and {@code getPropertiesOfTablesInRange} is broken in
+   * rocksdbjni 7.7.3. So a file that straddles a range boundary is split by linear interpolation over its key
+   * span: keys are read as base-256 fractions from the first byte where smallest and largest differ, 7 bytes deep
+   * (56 bits, exact in a double). This is the estimate RocksDB's own ApproximateSizes makes at block granularity;
+   * at file granularity it assumes keys are spread evenly, which holds for the OM's monotonic ids and is the
+   * best one can do without reading the file. Files wholly inside the range return exactly 1.
+   */
+  public static double overlapFraction(byte[] smallest, byte[] largest, byte[] begin, byte[] end) {
+    if (!overlaps(smallest, largest, begin, end)) {
+      return 0.0;
+    }
+    boolean startsInside = compare(smallest, begin) >= 0;
+    boolean endsInside = end == null || compare(largest, end) < 0;
+    if (startsInside && endsInside) {
+      return 1.0;
+    }
+    int common = commonPrefixLength(smallest, largest);
+    double lo = position(smallest, common);
+    double hi = position(largest, common);
+    if (hi <= lo) {
+      return 1.0; // span too narrow to interpolate; the file overlaps, so count it whole
+    }
+    double from = startsInside ? lo : Math.max(lo, position(begin, common, smallest));
+    double to = endsInside ? hi : Math.min(hi, position(end, common, smallest));
+    return Math.max(0.0, Math.min(1.0, (to - from) / (hi - lo)));
+  }
+
+  private static int commonPrefixLength(byte[] a, byte[] b) {
+    int n = Math.min(a.length, b.length);
+    int i = 0;
+    while (i < n && a[i] == b[i]) {
+      i++;
+    }
+    return i;
+  }
+
+  private static double position(byte[] key, int from) {
+    double value = 0;
+    double scale = 1.0 / 256;
+    for (int i = from; i < from + 7; i++) {
+      int b = i < key.length ? key[i] & 0xFF : 0;
+      value += b * scale;
+      scale /= 256;
+    }
+    return value;
+  }
+
+  /**
+   * Position of a boundary key relative to a file whose keys share {@code common} leading bytes with
+   * {@code reference}. A boundary that diverges earlier lies wholly before (0) or after (1) the file's span.
+   */
+  private static double position(byte[] boundary, int common, byte[] reference) {
+    int shared = commonPrefixLength(boundary, reference);
+    if (shared < common) {
+      return compare(boundary, reference) < 0 ? 0.0 : 1.0;
+    }
+    return position(boundary, common);
+  }
+
+  /** Printable form for logs, fixtures and the CLI: ASCII as is, other bytes as \xHH; null end as "+inf". */
+  public static String show(byte[] key) {
+    if (key == null) {
+      return "+inf";
+    }
+    StringBuilder sb = new StringBuilder(key.length);
+    for (byte b : key) {
+      int c = b & 0xFF;
+      if (c >= 0x20 && c < 0x7F && c != '\\') {
+        sb.append((char) c);
+      } else {
+        sb.append(String.format("\\x%02X", c));
+      }
+    }
+    return sb.toString();
+  }
+
+  /** Inverse of {@link #show}: "+inf" is null, \xHH escapes are bytes. */
+  public static byte[] parse(String shown) {
+    if ("+inf".equals(shown)) {
+      return null;
+    }
+    byte[] out = new byte[shown.length()];
+    int n = 0;
+    for (int i = 0; i < shown.length(); i++) {
+      char c = shown.charAt(i);
+      if (c == '\\' && i + 3 < shown.length() && shown.charAt(i + 1) == 'x') {
+        out[n++] = (byte) Integer.parseInt(shown.substring(i + 2, i + 4), 16);
+        i += 3;
+      } else {
+        out[n++] = (byte) c;
+      }
+    }
+    return Arrays.copyOf(out, n);
+  }
+}

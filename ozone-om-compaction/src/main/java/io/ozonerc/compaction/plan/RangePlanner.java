@@ -1,0 +1,255 @@
+package io.ozonerc.compaction.plan;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Decides which key ranges of the OM's tables to compact, from SST file facts alone.
+ *
+ * <h2>Why ranges, and which</h2>
+ * A delete in RocksDB writes a tombstone; until a compaction carries it to the bottom level, every iterator that
+ * crosses it steps over it and over the older value it hides. The OM lists a bucket by seeking to the bucket's
+ * first key and reading forward, so a bucket whose lower 95% was deleted makes each listing step over ~2 internal
+ * keys per deleted key (109 ms per seek at 1e6 keys, FACTS.md) while RocksDB's own compaction picker, which looks at
+ * level sizes, sees no reason to act. A manual {@code compactRange} over just that bucket removes them all.
+ *
+ * <p>The unit is therefore the bucket: one range per bucket prefix per table ({@code /vol/bucket/} for the
+ * key-name tables, {@code /volumeId/bucketId/} for the FSO tables, ending at the prefix's successor, never at the
+ * next bucket's keys), plus one range per gap between buckets, where keys of deleted buckets are left behind.
+ *
+ * <h2>A plan in five steps</h2>
+ * <ol>
+ *   <li><b>Partition</b> each table's key space into bucket and gap ranges; keep those some SST file overlaps.</li>
+ *   <li><b>Split</b> a range whose overlapping files hold more than {@code maxCompactionEntries} entries at file
+ *       boundaries, greedily, so each piece stays under the cap. A cut never falls inside a file that alone
+ *       exceeds the cap: such a file becomes one range of its own, never skipped.</li>
+ *   <li><b>Qualify</b> each piece: tombstones >= {@code minTombstones} and tombstones/entries >=
+ *       {@code tombstoneRatio} (TiKV's and HDDS-12682's test); not when an overlapping file is being compacted
+ *       ({@code busy}) or the range overlaps a compaction still in flight.</li>
+ *   <li><b>Merge</b> neighbouring qualifying pieces of one table (no data between them) while the merged range's
+ *       files stay under the cap: one compaction instead of several over the same files.</li>
+ *   <li><b>Rank</b> by {@link RangeStats#score()} (dead keys x dead-key density) and keep the best that fit
+ *       {@code rangesPerRun} and {@code maxBytesPerRun}; the first always fits, so an oversized range cannot
+ *       starve.</li>
+ * </ol>
+ * Everything here is a function of its arguments: no clock, no I/O, no RocksDB. The service re-checks each planned
+ * range with {@link #assess} on fresh facts right before compacting it.
+ */
+public final class RangePlanner {
+  /** Label of a range between buckets (or of a whole table that has no bucket ranges). */
+  public static final String NO_BUCKET = "(no bucket)";
+
+  private RangePlanner() { }
+
+  /**
+   * Plans one round.
+   *
+   * @param files          live SST files of any tables; files of tables not in {@code bucketsByTable} are ignored
+   * @param bucketsByTable the tables to consider, each with its bucket ranges (may be empty)
+   * @param inFlight       ranges being compacted now (by an earlier round or another actor)
+   * @param settings       thresholds and budget
+   */
+  public static CompactionPlan plan(List<SstFile> files, Map<String, List<KeyRange>> bucketsByTable,
+      List<KeyRange> inFlight, PlannerSettings settings) {
+    List<RangeAssessment> candidates = new ArrayList<>();
+    List<RangeAssessment> rejected = new ArrayList<>();
+    Map<String, Double> worst = new TreeMap<>();
+    for (Map.Entry<String, List<KeyRange>> e : new TreeMap<>(bucketsByTable).entrySet()) {
+      String table = e.getKey();
+      List<SstFile> tableFiles = files.stream().filter(f -> f.table().equals(table)).toList();
+      double worstRatio = 0;
+      List<RangeAssessment> pieces = new ArrayList<>();
+      for (KeyRange range : partition(table, e.getValue(), tableFiles)) {
+        for (KeyRange piece : split(range, tableFiles, settings.maxCompactionEntries())) {
+          RangeAssessment a = assess(piece, tableFiles, settings);
+          worstRatio = Math.max(worstRatio, a.stats().tombstoneRatio());
+          // Before merging, so a piece that must wait does not hold back its neighbours.
+          pieces.add(a.verdict() == Verdict.PLANNED ? excludeInFlight(a, inFlight) : a);
+        }
+      }
+      worst.put(table, worstRatio);
+      for (RangeAssessment a : merge(pieces, tableFiles, settings)) {
+        (a.verdict() == Verdict.PLANNED ? candidates : rejected).add(a);
+      }
+    }
+    candidates.sort(Comparator.comparingDouble(RangeAssessment::score).reversed()
+        .thenComparing(a -> a.range().table())
+        .thenComparing(a -> a.range().begin(), Keys::compare));
+    List<RangeAssessment> planned = new ArrayList<>();
+    List<RangeAssessment> notPlanned = new ArrayList<>();
+    long bytes = 0;
+    for (RangeAssessment a : candidates) {
+      long cost = a.stats().fileBytes();
+      if (planned.size() >= settings.rangesPerRun()) {
+        notPlanned.add(a.with(Verdict.OVER_BUDGET, "ranges.per.run=" + settings.rangesPerRun() + " reached"));
+      } else if (!planned.isEmpty() && settings.maxBytesPerRun() > 0 && bytes + cost > settings.maxBytesPerRun()) {
+        notPlanned.add(a.with(Verdict.OVER_BUDGET,
+            "bytes " + bytes + "+" + cost + " > bytes.per.run=" + settings.maxBytesPerRun()));
+      } else {
+        planned.add(a);
+        bytes += cost;
+      }
+    }
+    notPlanned.addAll(rejected);
+    return new CompactionPlan(List.copyOf(planned), List.copyOf(notPlanned), Map.copyOf(worst));
+  }
+
+  /**
+   * Assesses one range against fresh facts: the qualification test of step 3 and the bottommost decision.
+   * Used by {@link #plan} and by the service's re-check right before a compaction.
+   */
+  public static RangeAssessment assess(KeyRange range, List<SstFile> tableFiles, PlannerSettings s) {
+    RangeStats st = RangeStats.of(tableFiles, range.begin(), range.end());
+    boolean force = switch (s.bottommost()) {
+      case FORCE -> true;
+      case SKIP -> false;
+      // Tombstones in the deepest level are dropped only by a bottommost rewrite; elsewhere the merge drops them.
+      case AUTO -> st.deepestLevel() > 0 && st.tombstones() > 0 && st.bottomTombstones() * 2 >= st.tombstones();
+    };
+    long tombstones = Math.round(st.tombstones());
+    String numbers = String.format(Locale.ROOT, "tombstones %d %s %d, ratio %.2f %s %.2f", tombstones,
+        tombstones >= s.minTombstones() ? ">=" : "<", s.minTombstones(), st.tombstoneRatio(),
+        st.tombstoneRatio() >= s.tombstoneRatio() ? ">=" : "<", s.tombstoneRatio());
+    Verdict v;
+    if (st.files() == 0 || tombstones < s.minTombstones() || st.tombstoneRatio() < s.tombstoneRatio()) {
+      v = Verdict.BELOW_THRESHOLD;
+    } else if (st.busy()) {
+      v = Verdict.BUSY;
+      numbers = "an overlapping file is being compacted; " + numbers;
+    } else {
+      v = Verdict.PLANNED;
+    }
+    if (st.fileEntries() > s.maxCompactionEntries()) {
+      numbers += "; file entries " + st.fileEntries() + " > max.compaction.entries, not splittable at a file boundary";
+    }
+    return new RangeAssessment(range, st, v, numbers, force);
+  }
+
+  /** Step 1: bucket ranges and the gaps between them, in key order, keeping only ranges that hold data. */
+  static List<KeyRange> partition(String table, List<KeyRange> buckets, List<SstFile> tableFiles) {
+    List<KeyRange> sorted = new ArrayList<>(buckets);
+    sorted.sort(Comparator.comparing(KeyRange::begin, Keys::compare));
+    List<KeyRange> all = new ArrayList<>();
+    byte[] cursor = new byte[0];
+    for (KeyRange b : sorted) {
+      if (cursor == null) {
+        break; // a bucket ran to +inf; anything after it is inside it
+      }
+      byte[] begin = Keys.compare(b.begin(), cursor) < 0 ? cursor : b.begin(); // clip overlapping input
+      if (Keys.compare(cursor, begin) < 0) {
+        all.add(new KeyRange(table, NO_BUCKET, cursor, begin));
+      }
+      if (b.end() == null || Keys.compare(begin, b.end()) < 0) {
+        all.add(new KeyRange(table, b.label(), begin, b.end()));
+        cursor = b.end();
+      }
+    }
+    if (cursor != null) {
+      all.add(new KeyRange(table, NO_BUCKET, cursor, null));
+    }
+    return all.stream().filter(r -> tableFiles.stream().anyMatch(f -> f.overlaps(r.begin(), r.end()))).toList();
+  }
+
+  /** Step 2: cut a range at file boundaries into pieces whose overlapping files hold at most {@code cap} entries. */
+  static List<KeyRange> split(KeyRange range, List<SstFile> tableFiles, long cap) {
+    List<SstFile> inRange = tableFiles.stream().filter(f -> f.overlaps(range.begin(), range.end())).toList();
+    if (wholeEntries(inRange, range.begin(), range.end()) <= cap) {
+      return List.of(range);
+    }
+    TreeSet<byte[]> cuts = new TreeSet<>(Keys::compare);
+    for (SstFile f : inRange) {
+      addCut(cuts, range, f.smallestKey());
+      addCut(cuts, range, Keys.keySuccessor(f.largestKey()));
+    }
+    // Never cut inside a file that alone exceeds the cap: it is compacted whole, as one range of its own.
+    for (SstFile f : inRange) {
+      if (f.entries() > cap) {
+        cuts.removeIf(c -> Keys.compare(c, f.smallestKey()) > 0 && Keys.compare(c, f.largestKey()) <= 0);
+      }
+    }
+    List<byte[]> bounds = new ArrayList<>();
+    bounds.add(range.begin());
+    bounds.addAll(cuts);
+    bounds.add(range.end());
+    List<byte[][]> chunks = new ArrayList<>();
+    int start = 0;
+    while (start < bounds.size() - 1) {
+      int stop = start + 1; // the chunk is [bounds[start], bounds[stop]); one piece at least, even above the cap
+      // Grow while the files stay under the cap; a chunk that holds no file yet always grows.
+      while (stop + 1 < bounds.size() && (wholeEntries(inRange, bounds.get(start), bounds.get(stop)) == 0
+          || wholeEntries(inRange, bounds.get(start), bounds.get(stop + 1)) <= cap)) {
+        stop++;
+      }
+      if (wholeEntries(inRange, bounds.get(start), bounds.get(stop)) > 0) {
+        chunks.add(new byte[][] {bounds.get(start), bounds.get(stop)});
+      } else if (!chunks.isEmpty()) {
+        chunks.get(chunks.size() - 1)[1] = bounds.get(stop); // an empty tail joins the chunk before it
+      }
+      start = stop;
+    }
+    List<KeyRange> out = new ArrayList<>();
+    for (int i = 0; i < chunks.size(); i++) {
+      out.add(new KeyRange(range.table(), range.label() + " part " + (i + 1) + "/" + chunks.size(),
+          chunks.get(i)[0], chunks.get(i)[1]));
+    }
+    return out;
+  }
+
+  private static void addCut(TreeSet<byte[]> cuts, KeyRange range, byte[] key) {
+    if (Keys.compare(key, range.begin()) > 0 && (range.end() == null || Keys.compare(key, range.end()) < 0)) {
+      cuts.add(key);
+    }
+  }
+
+  private static long wholeEntries(List<SstFile> files, byte[] begin, byte[] end) {
+    long sum = 0;
+    for (SstFile f : files) {
+      if (f.overlaps(begin, end)) {
+        sum += f.entries();
+      }
+    }
+    return sum;
+  }
+
+  /** Step 4: merge runs of neighbouring qualifying pieces while their files stay under the cap. */
+  static List<RangeAssessment> merge(List<RangeAssessment> pieces, List<SstFile> tableFiles, PlannerSettings s) {
+    List<RangeAssessment> out = new ArrayList<>();
+    RangeAssessment run = null;
+    int merged = 1;
+    for (RangeAssessment a : pieces) {
+      if (run != null && run.verdict() == Verdict.PLANNED && a.verdict() == Verdict.PLANNED) {
+        KeyRange joined = new KeyRange(run.range().table(), run.range().label() + " + " + a.range().label(),
+            run.range().begin(), a.range().end());
+        RangeAssessment candidate = assess(joined, tableFiles, s);
+        if (candidate.verdict() == Verdict.PLANNED && candidate.stats().fileEntries() <= s.maxCompactionEntries()) {
+          run = candidate;
+          merged++;
+          continue;
+        }
+      }
+      if (run != null) {
+        out.add(merged > 1 ? run.with(run.verdict(), run.why() + "; merged " + merged + " ranges") : run);
+      }
+      run = a;
+      merged = 1;
+    }
+    if (run != null) {
+      out.add(merged > 1 ? run.with(run.verdict(), run.why() + "; merged " + merged + " ranges") : run);
+    }
+    return out;
+  }
+
+  private static RangeAssessment excludeInFlight(RangeAssessment a, List<KeyRange> inFlight) {
+    for (KeyRange r : inFlight) {
+      if (r.overlaps(a.range())) {
+        return a.with(Verdict.IN_FLIGHT, "overlaps " + r + " being compacted; " + a.why());
+      }
+    }
+    return a;
+  }
+}

@@ -1,0 +1,29 @@
+package io.ozonerc.compaction.plan;
+
+/**
+ * What RocksDB reports about one live SST file (from {@code LiveFileMetaData}), frozen for the planner.
+ *
+ * @param table          column family name (an OM table name)
+ * @param name           file name, e.g. {@code /000123.sst}; identifies a file across snapshots
+ * @param level          LSM level; level 0 files overlap each other and are ordered by {@code largestSeqno}
+ * @param smallestKey    smallest user key in the file (inclusive)
+ * @param largestKey     largest user key in the file (inclusive)
+ * @param entries        internal entries, puts and deletions together ({@code num_entries})
+ * @param deletions      deletion entries, i.e. tombstones ({@code num_deletions})
+ * @param sizeBytes      file size on disk
+ * @param largestSeqno   newest sequence number in the file, orders overlapping level-0 files
+ * @param beingCompacted RocksDB is compacting this file right now
+ */
+public record SstFile(String table, String name, int level, byte[] smallestKey, byte[] largestKey,
+    long entries, long deletions, long sizeBytes, long largestSeqno, boolean beingCompacted) {
+
+  public SstFile {
+    if (entries < 0 || deletions < 0 || sizeBytes < 0 || level < 0) {
+      throw new IllegalArgumentException("negative count in SST facts of " + name);
+    }
+  }
+
+  boolean overlaps(byte[] begin, byte[] end) {
+    return Keys.overlaps(smallestKey, largestKey, begin, end);
+  }
+}

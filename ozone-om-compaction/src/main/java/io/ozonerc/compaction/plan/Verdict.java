@@ -1,0 +1,22 @@
+package io.ozonerc.compaction.plan;
+
+/** What the planner decided for one range. Prints as the lower-case words used in fixtures and the CLI. */
+public enum Verdict {
+  /** Chosen for this round. */
+  PLANNED,
+  /** Too few tombstones, or too low a share of them. */
+  BELOW_THRESHOLD,
+  /** RocksDB is compacting an overlapping file now; next round will see the result. */
+  BUSY,
+  /** Overlaps a range whose compaction is still running. */
+  IN_FLIGHT,
+  /** Qualified, but the round's range or byte budget was spent on higher-scoring ranges. */
+  OVER_BUDGET,
+  /** Qualified when planned, no longer qualified when re-checked just before compaction. */
+  STALE;
+
+  @Override
+  public String toString() {
+    return name().toLowerCase().replace('_', '-');
+  }
+}

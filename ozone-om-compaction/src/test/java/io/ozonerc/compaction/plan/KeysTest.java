@@ -1,0 +1,60 @@
+package io.ozonerc.compaction.plan;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class KeysTest {
+
+  @ParameterizedTest(name = "successor of {0} is {1}")
+  @CsvSource({
+      "/vol/bucket/, /vol/bucket0",
+      "/-9223372036854775552/-9223372036854775040/, /-9223372036854775552/-92233720368547750400",
+      "a\\xFF, b",
+      "a\\xFF\\xFF, b",
+  })
+  void prefixSuccessorEndsRightAfterThePrefix(String prefix, String successor) {
+    assertArrayEquals(Keys.parse(successor), Keys.prefixSuccessor(Keys.parse(prefix)));
+  }
+
+  @ParameterizedTest(name = "{0} is inside the range of /vol/b/: {1}")
+  @CsvSource({
+      "/vol/b/key, true",
+      "/vol/b/, true",
+      "/vol/b0, false",       // the successor itself is outside
+      "/vol/b-x/key, false",  // '-' sorts before '/': a neighbour bucket
+      "/vol/bb/key, false",   // a longer bucket name sorts after the successor
+      "/vol/b/\\xFF\\xFF, true",
+  })
+  void bucketRangeHoldsExactlyTheBucketsKeys(String key, boolean inside) {
+    KeyRange r = KeyRange.ofPrefix("keyTable", "/vol/b/");
+    byte[] k = Keys.parse(key);
+    assertEquals(inside, Keys.overlaps(k, k, r.begin(), r.end()));
+  }
+
+  @org.junit.jupiter.api.Test
+  void allOnesPrefixHasNoUpperBound() {
+    assertNull(Keys.prefixSuccessor(new byte[] {(byte) 0xFF, (byte) 0xFF}));
+  }
+
+  @org.junit.jupiter.api.Test
+  void showAndParseRoundTrip() {
+    byte[] key = {'/', 'a', 0, (byte) 0x80, '\\', 'z'};
+    assertArrayEquals(key, Keys.parse(Keys.show(key)));
+    assertTrue(Keys.show(key).contains("\\x00"));
+  }
+
+  @org.junit.jupiter.api.Test
+  void fileInsideRangeCountsWholeAndOutsideNotAtAll() {
+    byte[] b = Keys.utf8("/v/a/");
+    byte[] e = Keys.utf8("/v/a0");
+    assertEquals(1.0, Keys.overlapFraction(Keys.utf8("/v/a/k1"), Keys.utf8("/v/a/k9"), b, e));
+    assertEquals(0.0, Keys.overlapFraction(Keys.utf8("/v/b/k1"), Keys.utf8("/v/b/k9"), b, e));
+    double half = Keys.overlapFraction(Keys.parse("/v/a/\\x00"), Keys.parse("/v/a/\\xFE"), b, Keys.parse("/v/a/\\x7F"));
+    assertEquals(0.5, half, 0.01);
+  }
+}

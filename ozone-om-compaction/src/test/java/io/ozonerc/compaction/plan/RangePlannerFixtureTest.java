@@ -1,0 +1,45 @@
+package io.ozonerc.compaction.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Runs every scenario in {@code src/test/resources/planner/*.txt} through {@link RangePlanner#plan} and compares
+ * the printed plan. To regenerate expected output after an intended change, run with
+ * {@code -Dplanner.rewrite=true} and review the diff line by line before committing it.
+ */
+class RangePlannerFixtureTest {
+  private static final Path DIR = Path.of("src/test/resources/planner");
+
+  @TestFactory
+  Stream<DynamicTest> scenarios() throws IOException {
+    List<DynamicTest> tests = new ArrayList<>();
+    try (Stream<Path> paths = Files.list(DIR)) {
+      for (Path p : paths.filter(x -> x.toString().endsWith(".txt")).sorted().toList()) {
+        List<PlannerFixtures.Case> cases = PlannerFixtures.read(p);
+        List<List<String>> actual = new ArrayList<>();
+        for (PlannerFixtures.Case c : cases) {
+          actual.add(RangePlanner.plan(c.files(), c.buckets(), c.inFlight(), c.settings()).describe());
+        }
+        if (Boolean.getBoolean("planner.rewrite")) {
+          PlannerFixtures.rewrite(p, cases, actual);
+        }
+        for (int i = 0; i < cases.size(); i++) {
+          PlannerFixtures.Case c = cases.get(i);
+          List<String> got = actual.get(i);
+          tests.add(DynamicTest.dynamicTest(c.file() + ":" + c.line() + " " + c.about(),
+              () -> assertEquals(String.join("\n", c.expected()), String.join("\n", got))));
+        }
+      }
+    }
+    return tests.stream();
+  }
+}
