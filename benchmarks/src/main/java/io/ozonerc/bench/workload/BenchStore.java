@@ -1,0 +1,238 @@
+package io.ozonerc.bench.workload;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.hadoop.hdds.client.BlockID;
+import org.apache.hadoop.hdds.client.RatisReplicationConfig;
+import org.apache.hadoop.hdds.conf.OzoneConfiguration;
+import org.apache.hadoop.hdds.protocol.proto.HddsProtos;
+import org.apache.hadoop.hdds.utils.db.RDBStore;
+import org.apache.hadoop.hdds.utils.db.RocksDatabase;
+import org.apache.hadoop.hdds.utils.db.Table;
+import org.apache.hadoop.hdds.utils.db.TableIterator;
+import org.apache.hadoop.ozone.OzoneAcl;
+import org.apache.hadoop.ozone.om.OmMetadataManagerImpl;
+import org.apache.hadoop.ozone.om.helpers.BucketLayout;
+import org.apache.hadoop.ozone.om.helpers.OmBucketInfo;
+import org.apache.hadoop.ozone.om.helpers.OmKeyInfo;
+import org.apache.hadoop.ozone.om.helpers.OmKeyLocationInfo;
+import org.apache.hadoop.ozone.om.helpers.OmKeyLocationInfoGroup;
+import org.apache.hadoop.ozone.om.helpers.OmVolumeArgs;
+import org.apache.hadoop.ozone.security.acl.IAccessAuthorizer.ACLIdentityType;
+import org.apache.hadoop.ozone.security.acl.IAccessAuthorizer.ACLType;
+import org.apache.hadoop.ozone.OzoneAcl.AclScope;
+import org.rocksdb.LiveFileMetaData;
+
+/**
+ * One real OM metadata store ({@link OmMetadataManagerImpl}: the OM's own column families and RocksDB options) in a
+ * fresh directory, with the volume and buckets the workload writes to. Everything the benchmark does to the store
+ * goes through here: key writes through the OM's keyTable {@link Table}, listings through the OM's own
+ * {@code listKeys}, and the RocksDB facts the report needs (statistics tickers, live SST files, memtable deletes).
+ */
+final class BenchStore implements AutoCloseable {
+
+  static final String VOLUME = "vol1";
+  static final String KEY_TABLE = "keyTable";
+
+  private final Path dir;
+  private final OmMetadataManagerImpl om;
+  private final Table<String, OmKeyInfo> keyTable;
+  private final RocksDatabase db;
+  private final RocksDatabase.ColumnFamily keyFamily;
+  private final List<String> buckets;
+
+  private BenchStore(Path dir, OmMetadataManagerImpl om, List<String> buckets) throws IOException {
+    this.dir = dir;
+    this.om = om;
+    this.buckets = buckets;
+    this.keyTable = om.getKeyTable(BucketLayout.OBJECT_STORE);
+    this.db = ((RDBStore) om.getStore()).getDb();
+    this.keyFamily = db.getColumnFamily(KEY_TABLE);
+  }
+
+  /**
+   * Opens a fresh store under {@code parent} with RocksDB statistics on (so tickers such as internal keys skipped
+   * exist) and the given memtable size per column family, then creates one volume and {@code bucketCount} buckets.
+   */
+  static BenchStore create(Path parent, String name, int bucketCount, long writeBufferBytes) throws IOException {
+    Path dir = Files.createTempDirectory(parent, name + "-");
+    OzoneConfiguration conf = new OzoneConfiguration();
+    conf.set("ozone.om.db.dirs", dir.toString());
+    conf.set("ozone.metastore.rocksdb.statistics", "ALL");
+    conf.set("ozone.metastore.rocksdb.cf.write.buffer.size", writeBufferBytes + "B");
+    OmMetadataManagerImpl om = new OmMetadataManagerImpl(conf, null);
+    long now = System.currentTimeMillis();
+    // The volume and bucket tables are fully cached: the OM reads them from the cache only, so the entries go to
+    // both the table and its cache, as the OM's request path leaves them.
+    OmVolumeArgs volume = OmVolumeArgs.newBuilder().setVolume(VOLUME).setAdminName("om").setOwnerName("bench")
+        .setCreationTime(now).setObjectID(1).setUpdateID(1).build();
+    om.getVolumeTable().put(om.getVolumeKey(VOLUME), volume);
+    om.getVolumeTable().addCacheEntry(om.getVolumeKey(VOLUME), volume, 1);
+    List<String> names = new ArrayList<>();
+    for (int b = 0; b < bucketCount; b++) {
+      String bucket = bucketName(b);
+      names.add(bucket);
+      OmBucketInfo info = OmBucketInfo.newBuilder()
+          .setVolumeName(VOLUME).setBucketName(bucket).setBucketLayout(BucketLayout.OBJECT_STORE)
+          .setCreationTime(now).setModificationTime(now).setObjectID(100 + b).setUpdateID(100 + b)
+          .setOwner("bench").build();
+      om.getBucketTable().put(om.getBucketKey(VOLUME, bucket), info);
+      om.getBucketTable().addCacheEntry(om.getBucketKey(VOLUME, bucket), info, 1);
+    }
+    return new BenchStore(dir, om, Collections.unmodifiableList(names));
+  }
+
+  static String bucketName(int b) {
+    return String.format("bucket-%04d", b);
+  }
+
+  OmMetadataManagerImpl metadataManager() {
+    return om;
+  }
+
+  RocksDatabase db() {
+    return db;
+  }
+
+  List<String> buckets() {
+    return buckets;
+  }
+
+  /** Writes a realistic key record (one 4 MB block on a Ratis/THREE pipeline, owner ACLs, two metadata tags). */
+  void putKey(int bucket, String keyName, long objectId) throws IOException {
+    keyTable.put(om.getOzoneKey(VOLUME, buckets.get(bucket), keyName), keyInfo(buckets.get(bucket), keyName,
+        objectId));
+  }
+
+  void deleteKey(int bucket, String keyName) throws IOException {
+    keyTable.delete(om.getOzoneKey(VOLUME, buckets.get(bucket), keyName));
+  }
+
+  /**
+   * One page of the OM's own {@code listKeys}: seek to the start key (or the bucket start when {@code startKey} is
+   * null) and read up to {@code maxKeys} entries of the bucket. Returns the number of keys listed.
+   */
+  int listKeys(int bucket, String startKey, int maxKeys) throws IOException {
+    return om.listKeys(VOLUME, buckets.get(bucket), startKey, null, maxKeys).getKeys().size();
+  }
+
+  static OmKeyInfo keyInfo(String bucket, String keyName, long objectId) {
+    long now = 1_763_000_000_000L + objectId; // fixed epoch: values are identical across policies and runs
+    OmKeyLocationInfo block = new OmKeyLocationInfo.Builder()
+        .setBlockID(new BlockID(1 + objectId / 1000, objectId))
+        .setLength(4L << 20).setOffset(0).build();
+    return new OmKeyInfo.Builder()
+        .setVolumeName(VOLUME).setBucketName(bucket).setKeyName(keyName)
+        .setOmKeyLocationInfos(Collections.singletonList(
+            new OmKeyLocationInfoGroup(0, Collections.singletonList(block))))
+        .setCreationTime(now).setModificationTime(now).setDataSize(4L << 20)
+        .setReplicationConfig(RatisReplicationConfig.getInstance(HddsProtos.ReplicationFactor.THREE))
+        .setOwnerName("bench")
+        .addAcl(OzoneAcl.of(ACLIdentityType.USER, "bench", AclScope.ACCESS, ACLType.ALL))
+        .addAcl(OzoneAcl.of(ACLIdentityType.GROUP, "users", AclScope.ACCESS, ACLType.READ, ACLType.LIST))
+        .addMetadata("content-type", "application/octet-stream")
+        .addMetadata("etag", Long.toHexString(objectId * 0x9E3779B97F4A7C15L))
+        .setObjectID(objectId).setUpdateID(objectId)
+        .build();
+  }
+
+  /** RocksDB statistics tickers (the {@code COUNT} lines of {@code rocksdb.options-statistics}). */
+  Map<String, Long> tickers() throws IOException {
+    return parseTickers(db.getProperty("rocksdb.options-statistics"));
+  }
+
+  static Map<String, Long> parseTickers(String statistics) {
+    Map<String, Long> out = new HashMap<>();
+    if (statistics == null) {
+      return out;
+    }
+    for (String line : statistics.split("\n")) {
+      int at = line.indexOf(" COUNT : ");
+      if (at > 0) {
+        String rest = line.substring(at + 9).trim();
+        int space = rest.indexOf(' ');
+        out.put(line.substring(0, at).trim(), Long.parseLong(space < 0 ? rest : rest.substring(0, space)));
+      }
+    }
+    return out;
+  }
+
+  /** A point-in-time picture of the keyTable: what the time series and the report print. */
+  record TableFacts(long sstTombstones, long memtableTombstones, long sstEntries, long sstBytes, int sstFiles) {
+    long tombstones() {
+      return sstTombstones + memtableTombstones;
+    }
+  }
+
+  TableFacts keyTableFacts() throws IOException {
+    long deletions = 0;
+    long entries = 0;
+    long bytes = 0;
+    int files = 0;
+    for (LiveFileMetaData f : db.getLiveFilesMetaData()) {
+      if (KEY_TABLE.equals(new String(f.columnFamilyName(), java.nio.charset.StandardCharsets.UTF_8))) {
+        deletions += f.numDeletions();
+        entries += f.numEntries();
+        bytes += f.size();
+        files++;
+      }
+    }
+    long mem = Long.parseLong(db.getProperty(keyFamily, "rocksdb.num-deletes-active-mem-table").trim())
+        + Long.parseLong(db.getProperty(keyFamily, "rocksdb.num-deletes-imm-mem-tables").trim());
+    return new TableFacts(deletions, mem, entries, bytes, files);
+  }
+
+  /** Total size of every live SST file of every column family. */
+  long allSstBytes() throws IOException {
+    long bytes = 0;
+    for (LiveFileMetaData f : db.getLiveFilesMetaData()) {
+      bytes += f.size();
+    }
+    return bytes;
+  }
+
+  /** Number of keys and an order-independent digest of their names, read back from the keyTable. */
+  record Content(long keys, long digest) {
+  }
+
+  Content content() throws IOException {
+    long n = 0;
+    long digest = 0;
+    try (TableIterator<String, String> it = keyTable.keyIterator()) {
+      while (it.hasNext()) {
+        String key = it.next();
+        digest += Workload.mix(key.hashCode());
+        n++;
+      }
+    }
+    return new Content(n, digest);
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      om.stop();
+    } finally {
+      deleteRecursively(dir);
+    }
+  }
+
+  static void deleteRecursively(Path path) throws IOException {
+    if (!Files.exists(path)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(path)) {
+      for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}

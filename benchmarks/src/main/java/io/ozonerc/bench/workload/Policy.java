@@ -1,0 +1,68 @@
+package io.ozonerc.bench.workload;
+
+/**
+ * A compaction policy under test: what runs in the background while the workload runs. Each run gets a fresh store
+ * and a fresh policy; {@link #start} is called after the store is open and before the first operation, {@link #close}
+ * after the last one (it must wait for a compaction in flight).
+ */
+interface Policy extends AutoCloseable {
+
+  String name();
+
+  void start(BenchStore store) throws Exception;
+
+  @Override
+  void close() throws Exception;
+
+  /** Manual compactions this policy issued (compactRange calls). */
+  long compactions();
+
+  /** Wall time spent inside those compactions. */
+  long compactionNanos();
+
+  /** One line on what the policy did beyond the counters, or "" (e.g. the service's own metrics). */
+  default String detail() {
+    return "";
+  }
+
+  /** The first error a background round hit, or null: a failed policy must not look like a quiet one. */
+  default Throwable failure() {
+    return null;
+  }
+
+  /** {@code none}: RocksDB's own automatic compactions only ({@code ideal} runs under it too, by its own name). */
+  final class None implements Policy {
+    private final String name;
+
+    None() {
+      this("none");
+    }
+
+    None(String name) {
+      this.name = name;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public void start(BenchStore store) {
+    }
+
+    @Override
+    public void close() {
+    }
+
+    @Override
+    public long compactions() {
+      return 0;
+    }
+
+    @Override
+    public long compactionNanos() {
+      return 0;
+    }
+  }
+}

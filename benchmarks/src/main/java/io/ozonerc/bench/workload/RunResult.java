@@ -1,0 +1,51 @@
+package io.ozonerc.bench.workload;
+
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one policy's run measured. Latency histograms are in nanoseconds. Byte and skip counts are RocksDB's own
+ * statistics tickers over the run (the store is fresh, so they start near zero and are read as differences).
+ */
+record RunResult(
+    String policy,
+    String unavailable,
+    Histogram list,
+    Histogram create,
+    Histogram delete,
+    long ops,
+    long wallNanos,
+    long iterSkips,
+    long compactReadBytes,
+    long compactWriteBytes,
+    long flushWriteBytes,
+    long manualCompactions,
+    long manualCompactionNanos,
+    BenchStore.TableFacts keyTableEnd,
+    long allSstBytesEnd,
+    long liveKeysExpected,
+    long liveKeysFound,
+    String detail,
+    List<Sample> series) {
+
+  /** One point of the time series: the interval that ended {@code elapsedSeconds} after the run started. */
+  record Sample(String policy, double elapsedSeconds, long opsDone, long listsInInterval, double listP99Millis,
+      double skipsPerList, long tombstones, long sstBytes, long compactWriteBytes) {
+  }
+
+  static RunResult unavailable(String policy, String why) {
+    return new RunResult(policy, why, null, null, null, 0, 0, 0, 0, 0, 0, 0, 0, null, 0, 0, 0, "", List.of());
+  }
+
+  boolean available() {
+    return unavailable == null;
+  }
+
+  double skipsPerList() {
+    return list == null || list.getTotalCount() == 0 ? 0 : (double) iterSkips / list.getTotalCount();
+  }
+
+  double opsPerSecond() {
+    return wallNanos == 0 ? 0 : ops * 1e9 / wallNanos;
+  }
+}

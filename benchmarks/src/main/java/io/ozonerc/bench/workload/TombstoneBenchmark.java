@@ -1,0 +1,416 @@
+package io.ozonerc.bench.workload;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * The tombstone workload benchmark: one command that compares compaction policies on a real OM metadata store.
+ *
+ * <p>Workload modelled: an object-store bucket under churn. Operations mixed by weight (default
+ * {@code create:20,delete:8,list:1}); live keys capped (default 25,000), so once the cap is reached each create is
+ * balanced by a delete of the oldest (or a random) live key and tombstones pile up while the live set stays small;
+ * creates write a realistic {@code OmKeyInfo} through the OM's keyTable; a list is the OM's own {@code listKeys}
+ * page of 1000 entries from a random live key (or from the bucket start). See {@link Workload}.
+ *
+ * <p>Policies, each on its own fresh store with the same seed and the same operation sequence: {@code none}
+ * (RocksDB's automatic compactions only), {@code full} (Ozone's CompactionService behaviour: whole column families
+ * every {@code --full-interval}), {@code reference} (the published HDDS-12682 design, {@link ReferenceRangeCompactor}),
+ * {@code range} (this project's service, on its own thread as in the OM) and {@code ideal} (the final live keys loaded
+ * into a fresh, fully compacted store: the floor for a list).
+ *
+ * <p>Run: {@code dev-support/bench-tombstones} (builds, then runs this class with the arguments given), e.g.
+ * {@code dev-support/bench-tombstones --ops 1000000} or {@code dev-support/bench-tombstones --scale}. Results go
+ * to {@code target/bench-tombstones/}: report.md, summary.csv, series.csv, list-p99.png, tombstones.png.
+ */
+@Command(name = "bench-tombstones", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Compares compaction policies (none, full, reference, range, ideal) on a real OM metadata store "
+        + "under a create/delete/list churn. Same seed and operation sequence for every policy.")
+public final class TombstoneBenchmark implements Callable<Integer> {
+
+  static final List<String> ALL_POLICIES = List.of("none", "full", "reference", "range", "ideal");
+  static final long[] SCALES = {100_000L, 1_000_000L, 10_000_000L};
+  /** Improvement in average seek latency published for HDDS-12682 at 1e5, 1e6 and 1e7 keys. */
+  static final String[] PUBLISHED = {"20x", "27x", "158x"};
+
+  @Spec
+  CommandSpec spec;
+
+  // 500,000: the five-policy comparison (plus warm-up) takes about 5 minutes on 2 cores, lists dominating.
+  @Option(names = "--ops", description = "Total operations, 1e5..1e7 typical (default: ${DEFAULT-VALUE}).",
+      defaultValue = "500000")
+  long ops;
+
+  @Option(names = "--weights", description = "Operation weights (default: ${DEFAULT-VALUE}).",
+      defaultValue = Weights.DEFAULT)
+  String weights;
+
+  @Option(names = "--live-cap", description = "Most live keys; creates above it delete one (default: "
+      + "${DEFAULT-VALUE}).", defaultValue = "25000")
+  int liveCap;
+
+  @Option(names = "--delete-mode", description = "oldest or random live key (default: ${DEFAULT-VALUE}).",
+      defaultValue = "oldest")
+  String deleteMode;
+
+  @Option(names = "--list-mode", description = "random (from a random live key) or start (from the bucket start) "
+      + "(default: ${DEFAULT-VALUE}).", defaultValue = "random")
+  String listMode;
+
+  @Option(names = "--list-length", description = "Entries per list (default: ${DEFAULT-VALUE}).",
+      defaultValue = "1000")
+  int listLength;
+
+  @Option(names = "--key-names", description = "hashed (UUID-like, random order) or sequential (sorted by age) "
+      + "(default: ${DEFAULT-VALUE}).", defaultValue = "hashed")
+  String keyNames;
+
+  @Option(names = "--buckets", description = "Buckets (default: ${DEFAULT-VALUE}).", defaultValue = "1")
+  int buckets;
+
+  @Option(names = "--skew", description = "Zipf exponent of the bucket choice, 0 = uniform (default: "
+      + "${DEFAULT-VALUE}).", defaultValue = "0")
+  double skew;
+
+  @Option(names = "--seed", description = "Seed of the operation sequence (default: ${DEFAULT-VALUE}).",
+      defaultValue = "42")
+  long seed;
+
+  @Option(names = "--write-threads", description = "Threads issuing creates and deletes (default: "
+      + "${DEFAULT-VALUE}).", defaultValue = "1")
+  int writeThreads;
+
+  @Option(names = "--list-threads", description = "Threads issuing lists (default: ${DEFAULT-VALUE}).",
+      defaultValue = "1")
+  int listThreads;
+
+  @Option(names = "--list-window", description = "How many operations writers may run past the next list not yet "
+      + "started (default: ${DEFAULT-VALUE}).", defaultValue = "0")
+  int listWindow;
+
+  @Option(names = "--policies", split = ",", description = "Policies to compare, in order (default: "
+      + "none,full,reference,range,ideal; with --scale: none,range,ideal).")
+  List<String> policies;
+
+  @Option(names = "--interval", description = "Round interval of range and reference (default: ${DEFAULT-VALUE}).",
+      defaultValue = "2s")
+  String interval;
+
+  @Option(names = "--full-interval", description = "Interval of full compaction (default: ${DEFAULT-VALUE}).",
+      defaultValue = "10s")
+  String fullInterval;
+
+  @Option(names = "--min-tombstones", description = "range and reference: tombstones a range needs (default: "
+      + "${DEFAULT-VALUE}).", defaultValue = "10000")
+  long minTombstones;
+
+  @Option(names = "--tombstone-ratio", description = "range and reference: tombstones / entries a range needs "
+      + "(default: ${DEFAULT-VALUE}).", defaultValue = "0.3")
+  double tombstoneRatio;
+
+  @Option(names = "--max-compaction-entries", description = "range: most entries per compaction; reference: SSTs "
+      + "above it are skipped (default: ${DEFAULT-VALUE}).", defaultValue = "1000000")
+  long maxCompactionEntries;
+
+  @Option(names = "--ranges-per-run", description = "range: ranges compacted per round (default: "
+      + "${DEFAULT-VALUE}).", defaultValue = "20")
+  int rangesPerRun;
+
+  // 4MB, not the OM's 128MB: a production keyTable is hundreds of times its memtable, so tombstones live in SST
+  // files; the benchmark's live set is ~10MB raw, and with 128MB every tombstone of a default run would still sit in
+  // the memtable, where no SST-driven policy (reference, range) can see it. 4MB keeps memtable << data.
+  @Option(names = "--write-buffer", description = "Memtable size per column family "
+      + "(ozone.metastore.rocksdb.cf.write.buffer.size; the OM's default is 128MB, scaled down here so tombstones "
+      + "reach SST files as on a large OM) (default: ${DEFAULT-VALUE}).", defaultValue = "4MB")
+  String writeBuffer;
+
+  @Option(names = "--sample-interval", description = "Time-series interval (default: ${DEFAULT-VALUE}).",
+      defaultValue = "1s")
+  String sampleInterval;
+
+  @Option(names = "--warmup-ops", description = "Operations run first on a throwaway store (other seed) so the JIT "
+      + "has compiled the hot paths before the first measured policy; -1 = min(50000, ops/4) (default: "
+      + "${DEFAULT-VALUE}).", defaultValue = "-1")
+  long warmupOps;
+
+  @Option(names = "--scale", description = "Repeat the comparison at 1e5, 1e6 and 1e7 operations and print the "
+      + "improvement of range over none next to the published 20x / 27x / 158x.")
+  boolean scale;
+
+  @Option(names = "--out", description = "Output directory (default: ${DEFAULT-VALUE}).",
+      defaultValue = "target/bench-tombstones")
+  Path out;
+
+  @Option(names = "--no-progress", description = "No progress bar.")
+  boolean noProgress;
+
+  /** Reports of the comparisons run, for tests. */
+  final List<Report> reports = new ArrayList<>();
+  PrintStream stdout = System.out;
+  PrintStream stderr = System.err;
+
+  public static void main(String[] args) {
+    System.setProperty("java.awt.headless", "true");
+    quietenStartupNoise();
+    System.exit(new CommandLine(new TombstoneBenchmark()).execute(args));
+  }
+
+  /** The validated form of the options. */
+  private record Plan(WorkloadSpec spec, WorkloadRunner.Options runOptions, List<String> policies,
+      Duration interval, Duration fullInterval, long writeBufferBytes) {
+  }
+
+  private Plan plan(long totalOps, List<String> defaultPolicies) {
+    try {
+      if (minTombstones < 0) {
+        throw new IllegalArgumentException("--min-tombstones must be >= 0, got " + minTombstones);
+      }
+      if (!(tombstoneRatio > 0 && tombstoneRatio <= 1)) {
+        throw new IllegalArgumentException("--tombstone-ratio must be in (0, 1], got " + tombstoneRatio);
+      }
+      if (maxCompactionEntries < 1) {
+        throw new IllegalArgumentException("--max-compaction-entries must be >= 1, got " + maxCompactionEntries);
+      }
+      if (rangesPerRun < 1) {
+        throw new IllegalArgumentException("--ranges-per-run must be >= 1, got " + rangesPerRun);
+      }
+      Set<String> chosen = new LinkedHashSet<>();
+      for (String p : policies == null ? defaultPolicies : policies) {
+        String name = p.trim().toLowerCase(Locale.ROOT);
+        if (!ALL_POLICIES.contains(name)) {
+          throw new IllegalArgumentException("unknown policy '" + p + "'; known: " + String.join(", ",
+              ALL_POLICIES));
+        }
+        chosen.add(name);
+      }
+      if (chosen.isEmpty()) {
+        throw new IllegalArgumentException("--policies is empty");
+      }
+      Duration iv = Units.duration("--interval", interval);
+      Duration fiv = Units.duration("--full-interval", fullInterval);
+      if (iv.isZero() || fiv.isZero()) {
+        throw new IllegalArgumentException("--interval and --full-interval must be > 0");
+      }
+      long wb = Units.bytes("--write-buffer", writeBuffer);
+      if (wb < (64 << 10)) {
+        throw new IllegalArgumentException("--write-buffer must be >= 64KB, got " + writeBuffer);
+      }
+      WorkloadSpec ws = new WorkloadSpec(totalOps, Weights.parse(weights), liveCap,
+          enumOf(WorkloadSpec.DeleteMode.class, "--delete-mode", deleteMode),
+          enumOf(WorkloadSpec.ListMode.class, "--list-mode", listMode), listLength, buckets, skew,
+          enumOf(WorkloadSpec.KeyNames.class, "--key-names", keyNames), seed);
+      WorkloadRunner.Options ro = new WorkloadRunner.Options(writeThreads, listThreads,
+          Units.duration("--sample-interval", sampleInterval).toMillis(), listWindow);
+      return new Plan(ws, ro, new ArrayList<>(chosen), iv, fiv, wb);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+  }
+
+  private static <E extends Enum<E>> E enumOf(Class<E> type, String option, String text) {
+    for (E e : type.getEnumConstants()) {
+      if (e.name().equalsIgnoreCase(text.trim())) {
+        return e;
+      }
+    }
+    List<String> names = new ArrayList<>();
+    for (E e : type.getEnumConstants()) {
+      names.add(e.name().toLowerCase(Locale.ROOT));
+    }
+    throw new IllegalArgumentException(option + ": unknown value '" + text + "'; known: " + String.join(", ",
+        names));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    System.setProperty("java.awt.headless", "true");
+    quietenStartupNoise();
+    if (warmupOps < -1) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--warmup-ops must be >= 0 (or -1 for auto), got "
+          + warmupOps);
+    }
+    if (!scale) {
+      Plan p = plan(ops, ALL_POLICIES);
+      compare(p, out);
+      return 0;
+    }
+    List<String> scalePolicies = List.of("none", "range", "ideal");
+    List<Plan> plans = new ArrayList<>();
+    for (long s : SCALES) {
+      plans.add(plan(s, scalePolicies)); // validate every scale before the first run
+    }
+    List<Report> done = new ArrayList<>();
+    for (int i = 0; i < plans.size(); i++) {
+      stdout.printf(Locale.ROOT, "%n=== scale %,d operations ===%n", SCALES[i]);
+      done.add(compare(plans.get(i), out.resolve("scale-" + SCALES[i])));
+    }
+    String table = scaleTable(done);
+    stdout.println();
+    stdout.println(table);
+    Files.createDirectories(out);
+    Files.writeString(out.resolve("scale.md"), "# Tombstone benchmark: scale series\n\n" + header(plans.get(0))
+        + "\n\n" + table);
+    return 0;
+  }
+
+  private String scaleTable(List<Report> done) {
+    StringBuilder s = new StringBuilder("| operations | none list mean ms | range list mean ms | range gain (mean) "
+        + "| none list p99 ms | range list p99 ms | range gain (p99) | skips/list none -> range | published "
+        + "HDDS-12682 seek gain |\n|---|---|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < done.size(); i++) {
+      RunResult none = done.get(i).get("none");
+      RunResult range = done.get(i).get("range");
+      if (none == null || range == null) {
+        s.append(String.format(Locale.ROOT, "| %,d | n/a (none or range not available) |||||||%s |%n",
+            SCALES[i], PUBLISHED[i]));
+        continue;
+      }
+      double nm = none.list().getMean() / 1e6;
+      double rm = range.list().getMean() / 1e6;
+      double np = none.list().getValueAtPercentile(99) / 1e6;
+      double rp = range.list().getValueAtPercentile(99) / 1e6;
+      s.append(String.format(Locale.ROOT, "| %,d | %.2f | %.2f | %.1fx | %.2f | %.2f | %.1fx | %,.0f -> %,.0f | %s |%n",
+          SCALES[i], nm, rm, nm / rm, np, rp, np / rp, none.skipsPerList(), range.skipsPerList(), PUBLISHED[i]));
+    }
+    return s.toString();
+  }
+
+  private String header(Plan p) {
+    Runtime rt = Runtime.getRuntime();
+    return String.format(Locale.ROOT,
+        "Run %s on %d cores, %d MB max heap, %s %s, Java %s, RocksDB %s (Ozone 2.2.0 OmMetadataManagerImpl).%n%n"
+            + "Workload: %,d operations, weights %s, live-key cap %,d, delete %s, list %s (%d entries), key names "
+            + "%s, %d bucket(s), skew %s, seed %d, %d write thread(s), %d list thread(s). Memtable %s per column "
+            + "family. range/reference: every %s, min tombstones %,d, ratio %s, max entries %,d%s; full: every %s.",
+        ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")),
+        rt.availableProcessors(), rt.maxMemory() >> 20, System.getProperty("os.name"),
+        System.getProperty("os.arch"), System.getProperty("java.version"), rocksVersion(),
+        p.spec().totalOps(), p.spec().weights(), p.spec().liveCap(), lower(p.spec().deleteMode()),
+        lower(p.spec().listMode()), p.spec().listLength(), lower(p.spec().keyNames()), p.spec().buckets(),
+        p.spec().skew(), p.spec().seed(), p.runOptions().writeThreads(), p.runOptions().listThreads(), writeBuffer,
+        interval, minTombstones, tombstoneRatio, maxCompactionEntries, ", " + rangesPerRun + " ranges per round",
+        fullInterval);
+  }
+
+  private static String lower(Enum<?> e) {
+    return e.name().toLowerCase(Locale.ROOT);
+  }
+
+  private static String rocksVersion() {
+    try {
+      return org.rocksdb.RocksDB.rocksdbVersion().toString();
+    } catch (Throwable e) {
+      return "?";
+    }
+  }
+
+  private Report compare(Plan p, Path outDir) throws Exception {
+    long t0 = System.nanoTime();
+    Workload w = Workload.generate(p.spec());
+    stdout.printf(Locale.ROOT, "%s%n%nSequence: %,d ops (%,d creates, %,d deletes, %,d lists), %,d keys live at the "
+            + "end, generated in %.1fs.%n", header(p), w.size, w.creates, w.deletes, w.lists, w.finalLiveCount(),
+        (System.nanoTime() - t0) / 1e9);
+    WorkloadRunner runner = new WorkloadRunner(w, p.runOptions());
+    Path workDir = Files.createDirectories(outDir.resolve("db"));
+    long warm = warmupOps >= 0 ? warmupOps : Math.min(50_000, p.spec().totalOps() / 4);
+    ProgressBar bar = new ProgressBar(stderr, p.policies().size() + (warm > 0 ? 1 : 0), !noProgress);
+    if (warm > 0) {
+      WorkloadSpec s = p.spec();
+      Workload ww = Workload.generate(new WorkloadSpec(warm, s.weights(), s.liveCap(), s.deleteMode(), s.listMode(),
+          s.listLength(), s.buckets(), s.skew(), s.keyNames(), s.seed() + 1));
+      bar.startRun("warmup", ww.size);
+      try (BenchStore store = BenchStore.create(workDir, "warmup", s.buckets(), p.writeBufferBytes())) {
+        new WorkloadRunner(ww, p.runOptions()).run(store, new Policy.None("warmup"), bar::update);
+      }
+      bar.endRun();
+      System.gc();
+    }
+    List<RunResult> results = new ArrayList<>();
+    for (String name : p.policies()) {
+      bar.startRun(name, w.size);
+      RunResult r;
+      if (name.equals("ideal")) {
+        try (BenchStore store = BenchStore.create(workDir, name, p.spec().buckets(), p.writeBufferBytes())) {
+          r = runner.runIdeal(store, bar::update);
+        }
+      } else {
+        Policy policy;
+        try {
+          policy = newPolicy(name, p);
+        } catch (UnsupportedOperationException e) {
+          policy = null;
+          r = RunResult.unavailable(name, e.getMessage());
+          bar.endRun();
+          stdout.println(Report.summaryLine(r));
+          results.add(r);
+          continue;
+        }
+        try (BenchStore store = BenchStore.create(workDir, name, p.spec().buckets(), p.writeBufferBytes())) {
+          r = runner.run(store, policy, bar::update);
+        }
+      }
+      bar.endRun();
+      stdout.println(Report.summaryLine(r));
+      results.add(r);
+      System.gc();
+    }
+    BenchStore.deleteRecursively(workDir);
+    Report report = new Report("Tombstone benchmark", header(p), p.spec().listLength(), results);
+    stdout.println();
+    stdout.println(report.tables());
+    report.write(outDir, stdout);
+    reports.add(report);
+    return report;
+  }
+
+  private Policy newPolicy(String name, Plan p) {
+    switch (name) {
+      case "none":
+        return new Policy.None();
+      case "full":
+        return new FullCompactionPolicy(p.fullInterval());
+      case "reference":
+        return new ReferencePolicy(p.interval(), minTombstones, tombstoneRatio, maxCompactionEntries);
+      case "range":
+        return RangeServicePolicy.create(new RangeServicePolicy.Settings(p.interval(), minTombstones,
+            tombstoneRatio, maxCompactionEntries, rangesPerRun));
+      default:
+        throw new IllegalArgumentException("unknown policy " + name);
+    }
+  }
+
+  /**
+   * Every store the benchmark opens makes Ozone try its optional native SST reader, which on this libstdc++ logs a
+   * WARN with a full stack trace (harmless: snapshot-diff pruning only), and announce the compaction-DAG service;
+   * Ozone's CompactDBUtil logs two INFO lines per table per {@code full} round (the policy counts them itself).
+   * Quieten just those loggers so the progress and summary lines stay readable.
+   */
+  static void quietenStartupNoise() {
+    org.apache.log4j.Logger.getLogger("org.apache.hadoop.hdds.utils.NativeLibraryLoader")
+        .setLevel(org.apache.log4j.Level.ERROR);
+    org.apache.log4j.Logger.getLogger("org.apache.ozone.rocksdiff.RocksDBCheckpointDiffer")
+        .setLevel(org.apache.log4j.Level.ERROR);
+    org.apache.log4j.Logger.getLogger("org.apache.hadoop.ozone.om.service.CompactDBUtil")
+        .setLevel(org.apache.log4j.Level.WARN);
+  }
+
+  static Path defaultOut() {
+    return Paths.get("target", "bench-tombstones");
+  }
+}

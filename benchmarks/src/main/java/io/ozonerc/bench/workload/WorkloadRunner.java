@@ -1,0 +1,254 @@
+package io.ozonerc.bench.workload;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * Replays a {@link Workload} against one store while a {@link Policy} runs in the background.
+ *
+ * <p>Threads. Writes (creates and deletes) are split over {@code writeThreads} by creation number, so the create and
+ * the delete of one key always run on one thread, in sequence order. Lists are taken in sequence order by
+ * {@code listThreads}. A list at position p waits until every write before p has completed (the writers' low-water
+ * mark), so every policy lists the same logical state; writers in turn wait while they are more than
+ * {@code listWindow} operations past the next list nobody has taken yet, so a slow list holds the writers back
+ * instead of letting them run away from it. Waiting is never inside a timed region: latencies are of the operation
+ * alone.
+ *
+ * <p>Sampling. Every {@code sampleMillis} a sampler thread closes an HdrHistogram interval and records one
+ * {@link RunResult.Sample}: list p99 of the interval, internal keys skipped per list in the interval (RocksDB ticker
+ * {@code rocksdb.number.iter.skip}, which RocksDB adds when an iterator closes), tombstones in the keyTable (SST
+ * deletions plus memtable deletes), SST bytes, cumulative compaction write bytes.
+ */
+final class WorkloadRunner {
+
+  static final String TICK_SKIP = "rocksdb.number.iter.skip";
+  static final String TICK_COMPACT_WRITE = "rocksdb.compact.write.bytes";
+  static final String TICK_COMPACT_READ = "rocksdb.compact.read.bytes";
+  static final String TICK_FLUSH_WRITE = "rocksdb.flush.write.bytes";
+
+  /** Latencies up to an hour, three significant digits. */
+  private static final long MAX_NANOS = 3_600_000_000_000L;
+
+  record Options(int writeThreads, int listThreads, long sampleMillis, int listWindow) {
+    Options {
+      if (writeThreads < 1) {
+        throw new IllegalArgumentException("--write-threads must be >= 1, got " + writeThreads);
+      }
+      if (listThreads < 1) {
+        throw new IllegalArgumentException("--list-threads must be >= 1, got " + listThreads);
+      }
+      if (sampleMillis < 10) {
+        throw new IllegalArgumentException("--sample-interval must be >= 10ms, got " + sampleMillis + "ms");
+      }
+      if (listWindow < 0) {
+        throw new IllegalArgumentException("--list-window must be >= 0, got " + listWindow);
+      }
+    }
+  }
+
+  private final Workload w;
+  private final Options options;
+
+  WorkloadRunner(Workload w, Options options) {
+    this.w = w;
+    this.options = options;
+  }
+
+  /** Runs the whole sequence on {@code store} under {@code policy}; {@code progress} gets operations done. */
+  RunResult run(BenchStore store, Policy policy, LongConsumer progress) throws Exception {
+    return execute(store, policy, false, progress);
+  }
+
+  /**
+   * {@code ideal}: loads the sequence's final live keys into {@code store}, compacts the keyTable fully (flush, then
+   * every level into the bottommost), then runs the sequence's lists (same buckets, same start keys) with no writes.
+   */
+  RunResult runIdeal(BenchStore store, LongConsumer progress) throws Exception {
+    for (int b = 0; b < w.finalLive.size(); b++) {
+      for (long id : w.finalLive.get(b)) {
+        store.putKey(b, w.spec.keyName(id), id);
+      }
+    }
+    store.db().flush();
+    try (org.apache.hadoop.hdds.utils.db.managed.ManagedCompactRangeOptions o =
+             new org.apache.hadoop.hdds.utils.db.managed.ManagedCompactRangeOptions()) {
+      o.setBottommostLevelCompaction(
+          org.apache.hadoop.hdds.utils.db.managed.ManagedCompactRangeOptions.BottommostLevelCompaction.kForce);
+      store.db().compactRange(store.db().getColumnFamily(BenchStore.KEY_TABLE), null, null, o);
+    }
+    return execute(store, new Policy.None("ideal"), true, progress);
+  }
+
+  private RunResult execute(BenchStore store, Policy policy, boolean listsOnly, LongConsumer progress)
+      throws Exception {
+    final int n = w.size;
+    final int[] listPos = new int[w.lists];
+    for (int i = 0, k = 0; i < n; i++) {
+      if (w.kind[i] == Workload.LIST) {
+        listPos[k++] = i;
+      }
+    }
+    final int writers = options.writeThreads();
+    final AtomicLongArray writerDone = new AtomicLongArray(writers); // all of writer t's ops before this are done
+    if (listsOnly) {
+      for (int t = 0; t < writers; t++) {
+        writerDone.set(t, n);
+      }
+    }
+    final AtomicInteger listCursor = new AtomicInteger();
+    final AtomicLong opsDone = new AtomicLong(); // ideal: sequence position of the latest list done
+    final AtomicReference<Throwable> failure = new AtomicReference<>();
+    final Recorder listRec = new Recorder(MAX_NANOS, 3);
+    final Recorder createRec = new Recorder(MAX_NANOS, 3);
+    final Recorder deleteRec = new Recorder(MAX_NANOS, 3);
+    final int listLength = w.spec.listLength();
+
+    Map<String, Long> t0 = store.tickers();
+    List<Thread> threads = new ArrayList<>();
+    if (!listsOnly) {
+      for (int t = 0; t < writers; t++) {
+        final int me = t;
+        threads.add(new Thread(() -> {
+          try {
+            for (int i = 0; i < n && failure.get() == null; i++) {
+              byte k = w.kind[i];
+              if (k == Workload.LIST || Math.floorMod(w.key[i], writers) != me) {
+                continue;
+              }
+              writerDone.set(me, i);
+              while (true) { // hold back while too far past the next untaken list
+                int c = listCursor.get();
+                if (c >= listPos.length || i <= listPos[c] + options.listWindow() || failure.get() != null) {
+                  break;
+                }
+                LockSupport.parkNanos(20_000);
+              }
+              String name = w.spec.keyName(w.key[i]);
+              long s = System.nanoTime();
+              if (k == Workload.CREATE) {
+                store.putKey(w.bucket[i], name, w.key[i]);
+                createRec.recordValue(Math.min(MAX_NANOS, System.nanoTime() - s));
+              } else {
+                store.deleteKey(w.bucket[i], name);
+                deleteRec.recordValue(Math.min(MAX_NANOS, System.nanoTime() - s));
+              }
+              opsDone.incrementAndGet();
+            }
+          } catch (Throwable e) {
+            failure.compareAndSet(null, e);
+          } finally {
+            writerDone.set(me, n);
+          }
+        }, "bench-writer-" + t));
+      }
+    }
+    for (int t = 0; t < options.listThreads(); t++) {
+      threads.add(new Thread(() -> {
+        try {
+          while (failure.get() == null) {
+            int c = listCursor.getAndIncrement();
+            if (c >= listPos.length) {
+              return;
+            }
+            int i = listPos[c];
+            while (lowWater(writerDone) < i && failure.get() == null) {
+              LockSupport.parkNanos(20_000);
+            }
+            String start = w.key[i] < 0 ? null : w.spec.keyName(w.key[i]);
+            long s = System.nanoTime();
+            store.listKeys(w.bucket[i], start, listLength);
+            listRec.recordValue(Math.min(MAX_NANOS, System.nanoTime() - s));
+            if (listsOnly) {
+              opsDone.accumulateAndGet(i + 1, Math::max);
+            } else {
+              opsDone.incrementAndGet();
+            }
+          }
+        } catch (Throwable e) {
+          failure.compareAndSet(null, e);
+        }
+      }, "bench-list-" + t));
+    }
+
+    Histogram list = new Histogram(MAX_NANOS, 3);
+    Histogram create = new Histogram(MAX_NANOS, 3);
+    Histogram delete = new Histogram(MAX_NANOS, 3);
+    List<RunResult.Sample> series = new ArrayList<>();
+    policy.start(store);
+    long start = System.nanoTime();
+    for (Thread t : threads) {
+      t.setDaemon(true);
+      t.start();
+    }
+    Histogram interval = null;
+    long lastSkips = t0.getOrDefault(TICK_SKIP, 0L);
+    long nextSample = start + options.sampleMillis() * 1_000_000L;
+    boolean running = true;
+    while (running) {
+      running = false;
+      for (Thread t : threads) {
+        long waitMs = Math.max(1, (nextSample - System.nanoTime()) / 1_000_000L);
+        t.join(Math.min(waitMs, 200));
+        running |= t.isAlive();
+        if (System.nanoTime() >= nextSample) {
+          break;
+        }
+      }
+      progress.accept(opsDone.get());
+      if (System.nanoTime() >= nextSample || !running) {
+        interval = listRec.getIntervalHistogram(interval);
+        list.add(interval);
+        create.add(createRec.getIntervalHistogram());
+        delete.add(deleteRec.getIntervalHistogram());
+        Map<String, Long> tick = store.tickers();
+        long skips = tick.getOrDefault(TICK_SKIP, 0L);
+        BenchStore.TableFacts facts = store.keyTableFacts();
+        long lists = interval.getTotalCount();
+        series.add(new RunResult.Sample(policy.name(), (System.nanoTime() - start) / 1e9, opsDone.get(), lists,
+            lists == 0 ? Double.NaN : interval.getValueAtPercentile(99) / 1e6,
+            lists == 0 ? Double.NaN : (double) (skips - lastSkips) / lists,
+            facts.tombstones(), facts.sstBytes(), tick.getOrDefault(TICK_COMPACT_WRITE, 0L)));
+        lastSkips = skips;
+        nextSample = System.nanoTime() + options.sampleMillis() * 1_000_000L;
+      }
+    }
+    long wall = System.nanoTime() - start;
+    policy.close();
+    if (failure.get() != null) {
+      throw new IllegalStateException(policy.name() + ": workload failed: " + failure.get(), failure.get());
+    }
+    if (policy.failure() != null) {
+      throw new IllegalStateException(policy.name() + ": a background compaction round failed: "
+          + policy.failure(), policy.failure());
+    }
+    Map<String, Long> t1 = store.tickers();
+    BenchStore.TableFacts end = store.keyTableFacts();
+    long sstAll = store.allSstBytes();
+    BenchStore.Content content = store.content();
+    return new RunResult(policy.name(), null, list, create, delete, listsOnly ? w.lists : n, wall,
+        delta(t0, t1, TICK_SKIP), delta(t0, t1, TICK_COMPACT_READ), delta(t0, t1, TICK_COMPACT_WRITE),
+        delta(t0, t1, TICK_FLUSH_WRITE), policy.compactions(), policy.compactionNanos(), end, sstAll,
+        w.finalLiveCount(), content.keys(), policy.detail(), series);
+  }
+
+  private static long lowWater(AtomicLongArray done) {
+    long min = Long.MAX_VALUE;
+    for (int t = 0; t < done.length(); t++) {
+      min = Math.min(min, done.get(t));
+    }
+    return min;
+  }
+
+  private static long delta(Map<String, Long> a, Map<String, Long> b, String ticker) {
+    return b.getOrDefault(ticker, 0L) - a.getOrDefault(ticker, 0L);
+  }
+}

@@ -1,0 +1,142 @@
+package io.ozonerc.bench.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+/**
+ * Runs the whole comparison at a tiny scale (a few seconds per policy) and checks what it writes, plus the loud
+ * failures on bad arguments. Assertions are on structure and on counts RocksDB reports (internal keys skipped per
+ * list, tombstones left), never on time.
+ */
+class TombstoneBenchmarkSmokeTest {
+
+  @TempDir
+  static Path out;
+
+  static int exitCode;
+  static String stdout;
+  static Map<String, Map<String, String>> summary;
+
+  @BeforeAll
+  static void runTinyComparison() throws Exception {
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    TombstoneBenchmark bench = new TombstoneBenchmark();
+    bench.stdout = new PrintStream(buf, true, StandardCharsets.UTF_8);
+    exitCode = new CommandLine(bench).execute(
+        // A queue at toy size: oldest keys deleted, names sorted by age, lists from the bucket start, so every list
+        // crosses the tombstones left of the first live key; a 1 MB memtable so they reach SST files quickly.
+        "--ops", "60000", "--live-cap", "2000", "--list-length", "100", "--key-names", "sequential",
+        "--list-mode", "start", "--write-buffer", "1MB", "--min-tombstones", "100", "--interval", "50ms",
+        "--full-interval", "1s", "--sample-interval", "200ms", "--warmup-ops", "0", "--no-progress",
+        "--out", out.toString());
+    stdout = buf.toString(StandardCharsets.UTF_8);
+    summary = readSummary(out.resolve("summary.csv"));
+  }
+
+  private static Map<String, Map<String, String>> readSummary(Path csv) throws Exception {
+    Map<String, Map<String, String>> rows = new HashMap<>();
+    if (!Files.exists(csv)) {
+      return rows;
+    }
+    List<String> lines = Files.readAllLines(csv);
+    String[] header = lines.get(0).split(",", -1);
+    for (String line : lines.subList(1, lines.size())) {
+      String[] cells = line.split(",", -1);
+      Map<String, String> row = new HashMap<>();
+      for (int i = 0; i < header.length; i++) {
+        row.put(header[i], i < cells.length ? cells[i] : "");
+      }
+      rows.put(cells[0], row);
+    }
+    return rows;
+  }
+
+  @Test
+  void writesEveryReportFileWithEveryPolicy() throws Exception {
+    assertEquals(0, exitCode, stdout);
+    for (String f : List.of("report.md", "summary.csv", "series.csv", "list-p99.png", "tombstones.png")) {
+      assertTrue(Files.size(out.resolve(f)) > 0, f + " missing or empty");
+    }
+    String md = Files.readString(out.resolve("report.md"));
+    for (String policy : TombstoneBenchmark.ALL_POLICIES) {
+      assertTrue(md.contains("| " + policy + " |"), "report.md has no row for " + policy);
+      assertTrue(summary.containsKey(policy), "summary.csv has no row for " + policy);
+      assertTrue(stdout.contains(String.format("%-9s ", policy)), "no summary line for " + policy);
+    }
+    assertTrue(md.contains("list p99 / ideal") && md.contains("compaction write / full"), "ratio table missing");
+    assertTrue(md.contains("Targets (issue 4)"), "targets missing");
+    List<String> series = Files.readAllLines(out.resolve("series.csv"));
+    assertTrue(series.get(0).startsWith("policy,elapsed_s,ops_done,lists,list_p99_ms"), series.get(0));
+    for (String policy : List.of("none", "ideal")) {
+      assertTrue(series.stream().anyMatch(l -> l.startsWith(policy + ",")), "no time series for " + policy);
+    }
+  }
+
+  @Test
+  void everyPolicyEndsWithExactlyTheSequencesLiveKeys() {
+    for (Map.Entry<String, Map<String, String>> e : summary.entrySet()) {
+      if (e.getValue().get("unavailable").isEmpty()) {
+        assertEquals(e.getValue().get("live_keys_expected"), e.getValue().get("live_keys_found"), e.getKey());
+      }
+    }
+  }
+
+  @Test
+  void noneListsCrossTombstonesAndIdealCrossesNone() {
+    assertTrue(skipsPerList("none") > 100, "none should skip tombstones: " + summary.get("none"));
+    assertEquals(0.0, skipsPerList("ideal"), "ideal is fully compacted");
+  }
+
+  @Test
+  void referenceCompactsAndLowersSkipsPerList() {
+    assertTrue(Long.parseLong(summary.get("reference").get("manual_compactions")) > 0, summary.get("reference")
+        .toString());
+    assertTrue(skipsPerList("reference") < skipsPerList("none"),
+        "reference " + skipsPerList("reference") + " vs none " + skipsPerList("none"));
+  }
+
+  private static double skipsPerList(String policy) {
+    return Double.parseDouble(summary.get(policy).get("skips_per_list"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "--weights=create:0,delete:0,list:0 | sum to zero",
+      "--weights=create:x                 | not an integer",
+      "--weights=make:3                   | unknown operation 'make'",
+      "--ops=-5                           | --ops must be in",
+      "--live-cap=-1                      | --live-cap must be >= 1",
+      "--write-threads=-2                 | --write-threads must be >= 1",
+      "--policies=none,bogus              | unknown policy 'bogus'",
+      "--interval=soon                    | cannot parse duration",
+      "--delete-mode=newest               | unknown value 'newest'",
+  })
+  void badArgumentsFailLoudly(String arg, String message) {
+    StringWriter err = new StringWriter();
+    TombstoneBenchmark bench = new TombstoneBenchmark();
+    CommandLine cmd = new CommandLine(bench);
+    cmd.setErr(new PrintWriter(err));
+    int code = cmd.execute(arg, "--no-progress", "--out", out.resolve("bad").toString());
+    assertNotEquals(0, code, arg);
+    assertTrue(err.toString().contains(message), "for " + arg + ": " + err);
+    assertTrue(bench.reports.isEmpty(), "nothing may run on bad arguments");
+  }
+}
