@@ -64,16 +64,20 @@ public final class RangePlanner {
       List<SstFile> tableFiles = files.stream().filter(f -> f.table().equals(table)).toList();
       double worstRatio = 0;
       List<RangeAssessment> pieces = new ArrayList<>();
-      for (KeyRange range : partition(table, e.getValue(), tableFiles)) {
+      List<KeyRange> buckets = sortedBuckets(e.getValue());
+      for (KeyRange range : partition(table, buckets, tableFiles)) {
         for (KeyRange piece : split(range, tableFiles, settings.maxCompactionEntries())) {
-          RangeAssessment a = assess(piece, tableFiles, settings);
+          RangeAssessment a = assess(piece, tableFiles, buckets, settings);
+          if (piece.label().startsWith(NO_BUCKET) && Math.round(a.stats().entries()) == 0) {
+            continue; // a gap that straddling files cross but that holds nothing by estimate
+          }
           worstRatio = Math.max(worstRatio, a.stats().tombstoneRatio());
           // Before merging, so a piece that must wait does not hold back its neighbours.
           pieces.add(a.verdict() == Verdict.PLANNED ? excludeInFlight(a, inFlight) : a);
         }
       }
       worst.put(table, worstRatio);
-      for (RangeAssessment a : merge(pieces, tableFiles, settings)) {
+      for (RangeAssessment a : merge(pieces, tableFiles, buckets, settings)) {
         (a.verdict() == Verdict.PLANNED ? candidates : rejected).add(a);
       }
     }
@@ -103,8 +107,9 @@ public final class RangePlanner {
    * Assesses one range against fresh facts: the qualification test of step 3 and the bottommost decision.
    * Used by {@link #plan} and by the service's re-check right before a compaction.
    */
-  public static RangeAssessment assess(KeyRange range, List<SstFile> tableFiles, PlannerSettings s) {
-    RangeStats st = RangeStats.of(tableFiles, range.begin(), range.end());
+  public static RangeAssessment assess(KeyRange range, List<SstFile> tableFiles, List<KeyRange> buckets,
+      PlannerSettings s) {
+    RangeStats st = RangeStats.of(tableFiles, buckets, range.begin(), range.end());
     boolean force = switch (s.bottommost()) {
       case FORCE -> true;
       case SKIP -> false;
@@ -130,10 +135,15 @@ public final class RangePlanner {
     return new RangeAssessment(range, st, v, numbers, force);
   }
 
-  /** Step 1: bucket ranges and the gaps between them, in key order, keeping only ranges that hold data. */
-  static List<KeyRange> partition(String table, List<KeyRange> buckets, List<SstFile> tableFiles) {
+  /** A table's bucket ranges in key order. */
+  public static List<KeyRange> sortedBuckets(List<KeyRange> buckets) {
     List<KeyRange> sorted = new ArrayList<>(buckets);
     sorted.sort(Comparator.comparing(KeyRange::begin, Keys::compare));
+    return List.copyOf(sorted);
+  }
+
+  /** Step 1: bucket ranges (sorted) and the gaps between them, keeping only ranges that hold data. */
+  static List<KeyRange> partition(String table, List<KeyRange> sorted, List<SstFile> tableFiles) {
     List<KeyRange> all = new ArrayList<>();
     byte[] cursor = new byte[0];
     for (KeyRange b : sorted) {
@@ -217,7 +227,8 @@ public final class RangePlanner {
   }
 
   /** Step 4: merge runs of neighbouring qualifying pieces while their files stay under the cap. */
-  static List<RangeAssessment> merge(List<RangeAssessment> pieces, List<SstFile> tableFiles, PlannerSettings s) {
+  static List<RangeAssessment> merge(List<RangeAssessment> pieces, List<SstFile> tableFiles,
+      List<KeyRange> buckets, PlannerSettings s) {
     List<RangeAssessment> out = new ArrayList<>();
     RangeAssessment run = null;
     int merged = 1;
@@ -225,7 +236,7 @@ public final class RangePlanner {
       if (run != null && run.verdict() == Verdict.PLANNED && a.verdict() == Verdict.PLANNED) {
         KeyRange joined = new KeyRange(run.range().table(), run.range().label() + " + " + a.range().label(),
             run.range().begin(), a.range().end());
-        RangeAssessment candidate = assess(joined, tableFiles, s);
+        RangeAssessment candidate = assess(joined, tableFiles, buckets, s);
         if (candidate.verdict() == Verdict.PLANNED && candidate.stats().fileEntries() <= s.maxCompactionEntries()) {
           run = candidate;
           merged++;

@@ -52,7 +52,8 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
   }
 
   /**
-   * Adds up the files of {@code files} that overlap [begin, end).
+   * Adds up the files of {@code files} that overlap [begin, end). {@code buckets} are the table's bucket ranges,
+   * sorted by begin; they guide how a file that straddles buckets is shared (see {@link #share}).
    *
    * <p>Hidden puts: level-0 files are separate sorted runs ordered newest first by sequence number, every deeper
    * level is one run. Walking the runs from the oldest (deepest) up, each run's tombstones hide at most as many
@@ -60,7 +61,7 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
    * tombstone's key was written earlier (true for the OM, which only deletes keys it has), and never counts a put
    * hidden twice.
    */
-  public static RangeStats of(List<SstFile> files, byte[] begin, byte[] end) {
+  public static RangeStats of(List<SstFile> files, List<KeyRange> buckets, byte[] begin, byte[] end) {
     List<SstFile> overlapping = new ArrayList<>();
     for (SstFile f : files) {
       if (f.overlaps(begin, end)) {
@@ -91,7 +92,7 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
       double runTombstones = 0;
       do {
         SstFile f = overlapping.get(i);
-        double share = share(f, files, begin, end);
+        double share = share(f, files, buckets, begin, end);
         runEntries += f.entries() * share;
         runTombstones += f.deletions() * share;
         fileEntries += f.entries();
@@ -116,14 +117,19 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
    * Estimated share of file {@code f}'s entries that lie in [begin, end).
    *
    * <p>A file wholly inside counts whole. A file that straddles a boundary (a flush holds every bucket written
-   * since the last one) is shared by where the deeper levels keep their data inside the file's span: the
-   * entries of deeper files, each itself shared by key interpolation. Deleted keys were written before, so they
-   * sit over their older values; a tombstone-only L0 file spanning the tail of bucket a and all of bucket b then
-   * lands on b, where the data is. Plain key interpolation would not do: the byte that names the bucket dominates
-   * it, and a file spanning {@code /v/a/...} to {@code /v/b/...} would give nearly all of its entries to the empty
-   * gap between the two buckets. With nothing below (a bottom-level file), interpolation is what is left.
+   * since the last one) is shared, first choice, by where the deeper levels keep their data inside the file's span:
+   * the entries of deeper files, each shared by key interpolation. Deleted keys were written before, so they sit
+   * over their older values; a tombstone-only L0 file spanning the tail of bucket a and all of bucket b then lands
+   * on b, where the data is.
+   *
+   * <p>With nothing below (all of it in L0, or a bottom file holding several small buckets) the file is shared
+   * equally among the buckets it touches, and within a bucket by key interpolation over the part of the file
+   * inside that bucket, where keys share the bucket prefix and interpolation is sound. Plain interpolation over the
+   * whole file would not do: the byte naming the bucket dominates it, and a file spanning {@code /v/a/...} to
+   * {@code /v/b/...} would give nearly all its entries to the empty gap between the buckets. Gaps get nothing
+   * from a file that touches a bucket; a file touching none falls back to interpolation.
    */
-  static double share(SstFile f, List<SstFile> files, byte[] begin, byte[] end) {
+  static double share(SstFile f, List<SstFile> files, List<KeyRange> buckets, byte[] begin, byte[] end) {
     if (!f.overlaps(begin, end)) {
       return 0.0;
     }
@@ -136,10 +142,21 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
     byte[] lo = startsInside ? f.smallestKey() : begin;
     byte[] hi = endsInside ? spanEnd : end;
     double whole = densityBelow(f, files, f.smallestKey(), spanEnd);
-    if (whole <= 0) {
+    if (whole > 0) {
+      return Math.min(1.0, densityBelow(f, files, lo, hi) / whole);
+    }
+    List<KeyRange> touched = buckets.stream().filter(b -> f.overlaps(b.begin(), b.end())).toList();
+    if (touched.isEmpty()) {
       return Keys.overlapFraction(f.smallestKey(), f.largestKey(), begin, end);
     }
-    return Math.min(1.0, densityBelow(f, files, lo, hi) / whole);
+    double sum = 0;
+    for (KeyRange b : touched) {
+      // The part of f inside bucket b, and how much of that part [begin, end) covers.
+      byte[] partLo = Keys.compare(f.smallestKey(), b.begin()) > 0 ? f.smallestKey() : b.begin();
+      byte[] partHi = b.end() == null || Keys.compare(f.largestKey(), b.end()) < 0 ? f.largestKey() : b.end();
+      sum += Keys.overlapFraction(partLo, partHi, begin, end);
+    }
+    return sum / touched.size();
   }
 
   /** Entries of files deeper than {@code f} that fall in [begin, end), each shared by key interpolation. */

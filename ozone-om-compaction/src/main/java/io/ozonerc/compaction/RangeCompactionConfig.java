@@ -1,0 +1,263 @@
+package io.ozonerc.compaction;
+
+import static org.apache.hadoop.hdds.conf.ConfigTag.MANAGEMENT;
+import static org.apache.hadoop.hdds.conf.ConfigTag.OM;
+import static org.apache.hadoop.hdds.conf.ConfigTag.PERFORMANCE;
+
+import io.ozonerc.compaction.plan.BottommostMode;
+import io.ozonerc.compaction.plan.PlannerSettings;
+import java.lang.reflect.Field;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.hadoop.hdds.conf.Config;
+import org.apache.hadoop.hdds.conf.ConfigGroup;
+import org.apache.hadoop.hdds.conf.ConfigType;
+import org.apache.hadoop.hdds.conf.ConfigurationException;
+import org.apache.hadoop.hdds.conf.ConfigurationSource;
+import org.apache.hadoop.hdds.conf.PostConstruct;
+
+/**
+ * Every {@code ozone.om.range.compaction.*} key, parsed and validated in one place.
+ *
+ * <p>Read it with {@link #from(ConfigurationSource)}: nonsense fails with an {@link IllegalArgumentException} that
+ * names the key and the value. The annotation processor turns the fields below into
+ * {@code ozone-om-compaction-default.xml}, the reference operators read.
+ */
+@ConfigGroup(prefix = RangeCompactionConfig.PREFIX)
+public class RangeCompactionConfig {
+  public static final String PREFIX = "ozone.om.range.compaction";
+  public static final String ENABLED_KEY = PREFIX + ".service.enabled";
+
+  /** The OM tables keyed by bucket prefix: the ones the service may compact. */
+  public static final List<String> KNOWN_TABLES = List.of(
+      "keyTable", "openKeyTable", "deletedTable", "multipartInfoTable",
+      "fileTable", "openFileTable", "directoryTable", "deletedDirectoryTable");
+
+  @Config(key = ENABLED_KEY, defaultValue = "false", type = ConfigType.BOOLEAN, tags = {OM, PERFORMANCE},
+      description = "Run the range compaction service in the OM: find bucket key ranges full of delete tombstones "
+          + "and compact just those ranges. When false no thread runs and no metrics source is registered.")
+  private boolean enabled;
+
+  @Config(key = PREFIX + ".interval", defaultValue = "10m", type = ConfigType.TIME, tags = {OM, PERFORMANCE},
+      description = "Delay between the end of one round and the start of the next. A round with nothing to do "
+          + "only reads SST file metadata, so short intervals are cheap.")
+  private Duration interval;
+
+  @Config(key = PREFIX + ".timeout", defaultValue = "5m", type = ConfigType.TIME, tags = {OM, PERFORMANCE},
+      description = "Time budget of one round: no new range compaction starts once it is spent. Shutdown waits "
+          + "at most this long for a running compaction before leaving it to the RocksDB close.")
+  private Duration timeout;
+
+  @Config(key = PREFIX + ".max.compaction.entries", defaultValue = "1000000", type = ConfigType.LONG,
+      tags = {OM, PERFORMANCE},
+      description = "Largest number of SST entries one compaction may cover; bigger bucket ranges are split at SST "
+          + "file boundaries. Bounds the time of one compactRange call (~200 ms per million entries).")
+  private long maxCompactionEntries;
+
+  @Config(key = PREFIX + ".min.tombstones", defaultValue = "10000", type = ConfigType.LONG, tags = {OM, PERFORMANCE},
+      description = "A range qualifies only with at least this many estimated tombstones (0: no minimum).")
+  private long minTombstones;
+
+  @Config(key = PREFIX + ".tombstone.ratio", defaultValue = "0.3", type = ConfigType.DOUBLE, tags = {OM, PERFORMANCE},
+      description = "A range qualifies only when at least this share of its entries are tombstones, in (0, 1].")
+  private double tombstoneRatio;
+
+  @Config(key = PREFIX + ".ranges.per.run", defaultValue = "20", type = ConfigType.INT, tags = {OM, PERFORMANCE},
+      description = "Most range compactions one round runs, best-scoring first.")
+  private int rangesPerRun;
+
+  @Config(key = PREFIX + ".bytes.per.run", defaultValue = "4GB", type = ConfigType.SIZE, tags = {OM, PERFORMANCE},
+      description = "Most SST bytes one round may hand to compactions (whole overlapping files); 0 means no limit. "
+          + "The best range always runs, so an oversized range cannot starve.")
+  private long bytesPerRun;
+
+  @Config(key = PREFIX + ".tables", defaultValue = "keyTable,openKeyTable,deletedTable,multipartInfoTable,fileTable,"
+      + "openFileTable,directoryTable,deletedDirectoryTable", type = ConfigType.STRING, tags = {OM, PERFORMANCE},
+      description = "Comma-separated OM tables to watch; each must be one of the bucket-prefixed tables.")
+  private String tables;
+
+  @Config(key = PREFIX + ".bottommost.mode", defaultValue = "auto", type = ConfigType.STRING,
+      tags = {OM, PERFORMANCE},
+      description = "Rewrite files already in the range's bottommost level? auto: only when at least half the "
+          + "range's tombstones sit there (nothing else removes them); skip: never (the merge from above already "
+          + "drops tombstones over live data); force: always (rewrites fresh output twice in rocksdbjni 7.7.3).")
+  private String bottommostMode;
+
+  @Config(key = PREFIX + ".pressure.pending.compaction.bytes", defaultValue = "4GB", type = ConfigType.SIZE,
+      tags = {OM, PERFORMANCE},
+      description = "Stop the round when any column family's estimated pending compaction bytes reach this. "
+          + "RocksDB starts slowing writes at 64GB by default; 4GB leaves the background compactions room.")
+  private long pressurePendingCompactionBytes;
+
+  @Config(key = PREFIX + ".pressure.level0.files", defaultValue = "12", type = ConfigType.INT,
+      tags = {OM, PERFORMANCE},
+      description = "Stop the round when any column family has this many level-0 files. RocksDB slows writes at "
+          + "20 (level0_slowdown_writes_trigger, which Ozone's OM profile keeps); 12 stops well before that.")
+  private int pressureLevel0Files;
+
+  @Config(key = PREFIX + ".backoff.max", defaultValue = "1h", type = ConfigType.TIME, tags = {OM, PERFORMANCE},
+      description = "After a round stopped for write pressure the next rounds are skipped for interval x 2^n "
+          + "(n = consecutive pressure stops), at most this long.")
+  private Duration backoffMax;
+
+  @Config(key = PREFIX + ".leader.policy", defaultValue = "normal", type = ConfigType.STRING,
+      tags = {OM, PERFORMANCE, MANAGEMENT},
+      description = "How the Ratis leader OM compacts, since client reads hit the leader: normal (like any "
+          + "replica), reduced (a quarter of ranges.per.run and bytes.per.run), or skip (followers only).")
+  private String leaderPolicy;
+
+  /** Reads and validates; any bad value fails with the key and the value in the message. */
+  public static RangeCompactionConfig from(ConfigurationSource conf) {
+    checkBooleans(conf);
+    try {
+      return conf.getObject(RangeCompactionConfig.class);
+    } catch (ConfigurationException e) {
+      // Ozone names the field; operators know the key.
+      for (Field f : RangeCompactionConfig.class.getDeclaredFields()) {
+        Config c = f.getAnnotation(Config.class);
+        if (c != null && String.valueOf(e.getMessage()).endsWith("." + f.getName())) {
+          Throwable cause = e.getCause() == null ? e : e.getCause();
+          throw new IllegalArgumentException("Invalid " + c.key() + " = '" + conf.get(c.key()) + "': "
+              + cause.getMessage(), e);
+        }
+      }
+      throw e;
+    }
+  }
+
+  private static void checkBooleans(ConfigurationSource conf) {
+    String v = conf.get(ENABLED_KEY);
+    if (v != null && !v.trim().equalsIgnoreCase("true") && !v.trim().equalsIgnoreCase("false")) {
+      throw new IllegalArgumentException("Invalid " + ENABLED_KEY + " = '" + v + "': must be true or false");
+    }
+  }
+
+  /** Called by Ozone after injection; rejects values that parse but make no sense. */
+  @PostConstruct
+  public void validate() {
+    positive(PREFIX + ".interval", interval);
+    positive(PREFIX + ".timeout", timeout);
+    positive(PREFIX + ".backoff.max", backoffMax);
+    if (maxCompactionEntries <= 0) {
+      fail(".max.compaction.entries", maxCompactionEntries, "must be > 0");
+    }
+    if (minTombstones < 0) {
+      fail(".min.tombstones", minTombstones, "must be >= 0");
+    }
+    if (!(tombstoneRatio > 0 && tombstoneRatio <= 1)) {
+      fail(".tombstone.ratio", tombstoneRatio, "must be in (0, 1]");
+    }
+    if (rangesPerRun < 0) {
+      fail(".ranges.per.run", rangesPerRun, "must be >= 0");
+    }
+    if (bytesPerRun < 0) {
+      fail(".bytes.per.run", bytesPerRun, "must be >= 0 (0 = no limit)");
+    }
+    if (pressurePendingCompactionBytes < 0) {
+      fail(".pressure.pending.compaction.bytes", pressurePendingCompactionBytes, "must be >= 0");
+    }
+    if (pressureLevel0Files < 0) {
+      fail(".pressure.level0.files", pressureLevel0Files, "must be >= 0");
+    }
+    tableSet();
+    try {
+      bottommost();
+    } catch (IllegalArgumentException e) {
+      fail(".bottommost.mode", bottommostMode, "must be auto, skip or force");
+    }
+    try {
+      leaderPolicy();
+    } catch (IllegalArgumentException e) {
+      fail(".leader.policy", leaderPolicy, "must be normal, reduced or skip");
+    }
+  }
+
+  private static void positive(String key, Duration d) {
+    if (d == null || d.isZero() || d.isNegative()) {
+      throw new IllegalArgumentException("Invalid " + key + " = " + d + ": must be a positive duration");
+    }
+  }
+
+  private static void fail(String suffix, Object value, String rule) {
+    throw new IllegalArgumentException("Invalid " + PREFIX + suffix + " = " + value + ": " + rule);
+  }
+
+  /** The Ratis-leader treatment of {@link #leaderPolicy}. */
+  public enum LeaderPolicy { NORMAL, REDUCED, SKIP }
+
+  public boolean isEnabled() {
+    return enabled;
+  }
+
+  public Duration getInterval() {
+    return interval;
+  }
+
+  public Duration getTimeout() {
+    return timeout;
+  }
+
+  public Duration getBackoffMax() {
+    return backoffMax;
+  }
+
+  public long getPressurePendingCompactionBytes() {
+    return pressurePendingCompactionBytes;
+  }
+
+  public int getPressureLevel0Files() {
+    return pressureLevel0Files;
+  }
+
+  public BottommostMode bottommost() {
+    return BottommostMode.parse(bottommostMode);
+  }
+
+  public LeaderPolicy leaderPolicy() {
+    return LeaderPolicy.valueOf(leaderPolicy.trim().toUpperCase(Locale.ROOT));
+  }
+
+  /** The watched tables, validated against {@link #KNOWN_TABLES}. */
+  public Set<String> tableSet() {
+    Set<String> out = new LinkedHashSet<>();
+    List<String> unknown = new ArrayList<>();
+    for (String t : tables.split(",")) {
+      String name = t.trim();
+      if (name.isEmpty()) {
+        continue;
+      }
+      (KNOWN_TABLES.contains(name) ? out : unknown).add(name);
+    }
+    if (!unknown.isEmpty() || out.isEmpty()) {
+      fail(".tables", tables, (unknown.isEmpty() ? "names no table" : "unknown table(s) " + unknown)
+          + "; known: " + String.join(",", KNOWN_TABLES));
+    }
+    return out;
+  }
+
+  /** The planner's frozen view of these settings. */
+  public PlannerSettings plannerSettings() {
+    return new PlannerSettings(minTombstones, tombstoneRatio, maxCompactionEntries, rangesPerRun, bytesPerRun,
+        bottommost());
+  }
+
+  @Override
+  public String toString() {
+    return "RangeCompactionConfig{enabled=" + enabled + ", interval=" + interval + ", timeout=" + timeout
+        + ", maxCompactionEntries=" + maxCompactionEntries + ", minTombstones=" + minTombstones
+        + ", tombstoneRatio=" + tombstoneRatio + ", rangesPerRun=" + rangesPerRun + ", bytesPerRun=" + bytesPerRun
+        + ", tables=" + tables + ", bottommost=" + bottommostMode + ", pressure=(pending>="
+        + pressurePendingCompactionBytes + "B, L0>=" + pressureLevel0Files + "), backoffMax=" + backoffMax
+        + ", leaderPolicy=" + leaderPolicy + "}";
+  }
+
+  static List<String> keys() {
+    return Arrays.stream(RangeCompactionConfig.class.getDeclaredFields())
+        .filter(f -> f.isAnnotationPresent(Config.class)).map(f -> f.getAnnotation(Config.class).key()).toList();
+  }
+}

@@ -1,0 +1,107 @@
+package io.ozonerc.compaction.om;
+
+import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.SstFile;
+import io.ozonerc.compaction.plan.WritePressure;
+import io.ozonerc.compaction.rocks.RocksFacts;
+import io.ozonerc.compaction.service.CompactionStore;
+import io.ozonerc.compaction.service.StoreUnavailableException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.hdds.utils.db.DBStore;
+import org.apache.hadoop.hdds.utils.db.RDBStore;
+import org.apache.hadoop.hdds.utils.db.RocksDatabase;
+import org.apache.hadoop.hdds.utils.db.Table;
+import org.apache.hadoop.ozone.om.OMMetadataManager;
+import org.apache.hadoop.ozone.om.helpers.OmBucketInfo;
+import org.apache.hadoop.ozone.om.helpers.OmVolumeArgs;
+
+/**
+ * The OM's metadata store as the service sees it: SST facts and compactions through {@link RocksFacts}, bucket
+ * prefixes from the OM's bucket and volume tables.
+ *
+ * <p>The store is looked up on every call, never cached: when a follower installs a Ratis checkpoint the OM stops
+ * and restarts its metadata store, and a handle kept from before would point at a closed database.
+ */
+public final class OmCompactionStore implements CompactionStore {
+  /** Tables keyed {@code /volume/bucket/...}. */
+  static final Set<String> NAME_KEYED = Set.of("keyTable", "openKeyTable", "deletedTable", "multipartInfoTable");
+
+  private final OMMetadataManager metadata;
+
+  public OmCompactionStore(OMMetadataManager metadata) {
+    this.metadata = metadata;
+  }
+
+  /** The live database, or {@link StoreUnavailableException} while the OM has it closed or is replacing it. */
+  RocksDatabase db() throws IOException {
+    DBStore store = metadata.getStore();
+    if (!(store instanceof RDBStore rdb)) {
+      throw new StoreUnavailableException("OM metadata store is " + (store == null ? "not open" : store.getClass()));
+    }
+    RocksDatabase db = rdb.getDb();
+    if (db == null || db.isClosed()) {
+      throw new StoreUnavailableException("OM metadata store is closed");
+    }
+    return db;
+  }
+
+  @Override
+  public List<SstFile> liveFiles(Set<String> tables) throws IOException {
+    return RocksFacts.liveFiles(db(), tables);
+  }
+
+  /**
+   * One range per bucket per table: {@code /vol/bucket/} for the tables keyed by name, {@code /volId/bucketId/}
+   * for the FSO tables. Every bucket is listed for every table; ranges without data are dropped by the planner.
+   */
+  @Override
+  public Map<String, List<KeyRange>> bucketRanges(Set<String> tables) throws IOException {
+    db(); // fail fast while the store is being replaced
+    // Volume ids from the table on disk, not getVolumeId(): that reads the table cache, which only the OM's
+    // request path fills. A volume or bucket newer than the last double-buffer flush has no keys on disk yet.
+    Map<String, Long> volumeIds = new HashMap<>();
+    try (Table.KeyValueIterator<String, OmVolumeArgs> it = metadata.getVolumeTable().iterator()) {
+      while (it.hasNext()) {
+        OmVolumeArgs v = it.next().getValue();
+        volumeIds.put(v.getVolume(), v.getObjectID());
+      }
+    }
+    List<String[]> prefixes = new ArrayList<>(); // {name prefix, id prefix}
+    try (Table.KeyValueIterator<String, OmBucketInfo> it = metadata.getBucketTable().iterator()) {
+      while (it.hasNext()) {
+        OmBucketInfo b = it.next().getValue();
+        prefixes.add(new String[] {"/" + b.getVolumeName() + "/" + b.getBucketName() + "/",
+            volumeIds.containsKey(b.getVolumeName())
+                ? "/" + volumeIds.get(b.getVolumeName()) + "/" + b.getObjectID() + "/" : null});
+      }
+    }
+    Map<String, List<KeyRange>> out = new LinkedHashMap<>();
+    for (String table : tables) {
+      List<KeyRange> ranges = new ArrayList<>(prefixes.size());
+      for (String[] p : prefixes) {
+        String prefix = NAME_KEYED.contains(table) ? p[0] : p[1];
+        if (prefix != null) { // a bucket without its volume: its FSO keys fall in a (no bucket) range
+          ranges.add(KeyRange.ofPrefix(table, prefix));
+        }
+      }
+      out.put(table, ranges);
+    }
+    return out;
+  }
+
+  @Override
+  public WritePressure writePressure() throws IOException {
+    return RocksFacts.writePressure(db());
+  }
+
+  @Override
+  public void compact(KeyRange range, boolean forceBottommost) throws IOException {
+    RocksFacts.compact(db(), range, forceBottommost);
+  }
+}

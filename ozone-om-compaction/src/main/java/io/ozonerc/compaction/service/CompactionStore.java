@@ -1,0 +1,28 @@
+package io.ozonerc.compaction.service;
+
+import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.SstFile;
+import io.ozonerc.compaction.plan.WritePressure;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Everything the service needs from the OM's store, and nothing more. The real implementation is
+ * {@link io.ozonerc.compaction.om.OmCompactionStore}; tests wrap it to inject failures or hold a compaction open.
+ * Each call resolves the store afresh, so a store the OM closed and reopened is never used stale.
+ */
+public interface CompactionStore {
+  /** Live SST files of the given tables. */
+  List<SstFile> liveFiles(Set<String> tables) throws IOException;
+
+  /** Per table, one key range per bucket prefix (from the OM's volume and bucket tables). */
+  Map<String, List<KeyRange>> bucketRanges(Set<String> tables) throws IOException;
+
+  /** The store's current write-pressure signals. */
+  WritePressure writePressure() throws IOException;
+
+  /** Compacts [begin, end) of the range's table; non-exclusive, one subcompaction. Blocks until done. */
+  void compact(KeyRange range, boolean forceBottommost) throws IOException;
+}

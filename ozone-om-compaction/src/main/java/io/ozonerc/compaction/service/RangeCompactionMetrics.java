@@ -1,0 +1,153 @@
+package io.ozonerc.compaction.service;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.metrics2.MetricsCollector;
+import org.apache.hadoop.metrics2.MetricsException;
+import org.apache.hadoop.metrics2.MetricsRecordBuilder;
+import org.apache.hadoop.metrics2.MetricsSource;
+import org.apache.hadoop.metrics2.MetricsSystem;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import org.apache.hadoop.metrics2.lib.Interns;
+import org.apache.hadoop.metrics2.lib.MetricsRegistry;
+import org.apache.hadoop.metrics2.lib.MutableCounterLong;
+import org.apache.hadoop.metrics2.lib.MutableGaugeLong;
+
+/**
+ * Every metric of the range compaction service, as one Hadoop metrics2 source. Through the OM's metrics system
+ * these reach JMX and the {@code /prom} endpoint, where Ozone's sink names them
+ * {@code range_compaction_<metric>} (e.g. {@code range_compaction_compaction_time_ms}) and the per-table gauge
+ * {@code range_compaction_table_worst_tombstone_ratio{table="keyTable"}}. Names carry their unit; counts are plain.
+ */
+public final class RangeCompactionMetrics implements MetricsSource {
+  public static final String SOURCE_NAME = "RangeCompaction";
+  static final String TABLE_RECORD = "RangeCompactionTable";
+  private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+  private final MetricsRegistry registry = new MetricsRegistry(SOURCE_NAME);
+  final MutableCounterLong roundsRun = registry.newCounter("RoundsRun", "Rounds started", 0L);
+  final MutableCounterLong roundsBackedOff =
+      registry.newCounter("RoundsBackedOff", "Rounds stopped or skipped for RocksDB write pressure", 0L);
+  final MutableCounterLong roundsFailed =
+      registry.newCounter("RoundsFailed", "Rounds ended by an error (store closed or replaced, I/O)", 0L);
+  final MutableCounterLong rangesPlanned = registry.newCounter("RangesPlanned", "Ranges chosen by the planner", 0L);
+  final MutableCounterLong rangesCompacted = registry.newCounter("RangesCompacted", "Ranges compacted", 0L);
+  final MutableCounterLong rangesSkippedPressure =
+      registry.newCounter("RangesSkippedPressure", "Planned ranges left for write pressure", 0L);
+  final MutableCounterLong rangesSkippedBudget = registry.newCounter("RangesSkippedBudget",
+      "Qualifying ranges left over the round's range, byte or time budget", 0L);
+  final MutableCounterLong rangesSkippedStale = registry.newCounter("RangesSkippedStale",
+      "Planned ranges that no longer qualified (or were busy) when re-checked before compaction", 0L);
+  final MutableCounterLong rangesSkippedShutdown =
+      registry.newCounter("RangesSkippedShutdown", "Planned ranges left because the service stopped", 0L);
+  final MutableCounterLong tombstonesRemoved = registry.newCounter("TombstonesRemoved",
+      "Tombstones in compacted ranges before minus after, from SST facts", 0L);
+  final MutableCounterLong compactedBytes =
+      registry.newCounter("CompactedBytes", "SST bytes of the files handed to range compactions", 0L);
+  final MutableCounterLong compactionTimeMs =
+      registry.newCounter("CompactionTimeMs", "Time spent in compactRange calls", 0L);
+  final MutableGaugeLong lastRoundDurationMs =
+      registry.newGauge("LastRoundDurationMs", "Duration of the last round", 0L);
+
+  private final Map<String, Double> worstRatio = new ConcurrentHashMap<>();
+  private String registeredAs;
+
+  /** Registers with the default metrics system; a second service in one JVM (mini clusters) gets a suffix. */
+  public synchronized RangeCompactionMetrics register() {
+    MetricsSystem ms = DefaultMetricsSystem.instance();
+    String name = SOURCE_NAME;
+    while (registeredAs == null) {
+      try {
+        ms.register(name, "OM range compaction service", this);
+        registeredAs = name;
+      } catch (MetricsException e) {
+        name = SOURCE_NAME + "-" + INSTANCES.incrementAndGet();
+      }
+    }
+    return this;
+  }
+
+  public synchronized void unregister() {
+    if (registeredAs != null) {
+      DefaultMetricsSystem.instance().unregisterSource(registeredAs);
+      registeredAs = null;
+    }
+  }
+
+  synchronized String registeredName() {
+    return registeredAs;
+  }
+
+  void recordWorstRatios(Map<String, Double> byTable) {
+    worstRatio.putAll(byTable);
+  }
+
+  @Override
+  public void getMetrics(MetricsCollector collector, boolean all) {
+    MetricsRecordBuilder rb = collector.addRecord(SOURCE_NAME).setContext("ozone");
+    registry.snapshot(rb, all);
+    for (Map.Entry<String, Double> e : worstRatio.entrySet()) {
+      collector.addRecord(TABLE_RECORD).setContext("ozone")
+          .tag(Interns.info("Table", "OM table"), e.getKey())
+          .addGauge(Interns.info("WorstTombstoneRatio", "Highest tombstones/entries of a range in the last plan"),
+              e.getValue());
+    }
+  }
+
+  public long getRoundsRun() {
+    return roundsRun.value();
+  }
+
+  public long getRoundsBackedOff() {
+    return roundsBackedOff.value();
+  }
+
+  public long getRoundsFailed() {
+    return roundsFailed.value();
+  }
+
+  public long getRangesPlanned() {
+    return rangesPlanned.value();
+  }
+
+  public long getRangesCompacted() {
+    return rangesCompacted.value();
+  }
+
+  public long getRangesSkippedPressure() {
+    return rangesSkippedPressure.value();
+  }
+
+  public long getRangesSkippedBudget() {
+    return rangesSkippedBudget.value();
+  }
+
+  public long getRangesSkippedStale() {
+    return rangesSkippedStale.value();
+  }
+
+  public long getRangesSkippedShutdown() {
+    return rangesSkippedShutdown.value();
+  }
+
+  public long getTombstonesRemoved() {
+    return tombstonesRemoved.value();
+  }
+
+  public long getCompactedBytes() {
+    return compactedBytes.value();
+  }
+
+  public long getCompactionTimeMs() {
+    return compactionTimeMs.value();
+  }
+
+  public long getLastRoundDurationMs() {
+    return lastRoundDurationMs.value();
+  }
+
+  public Map<String, Double> getWorstRatioByTable() {
+    return Map.copyOf(worstRatio);
+  }
+}

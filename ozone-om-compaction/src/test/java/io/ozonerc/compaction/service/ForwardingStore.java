@@ -1,0 +1,38 @@
+package io.ozonerc.compaction.service;
+
+import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.SstFile;
+import io.ozonerc.compaction.plan.WritePressure;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Passes every call to a real store; tests override one method to hold, fail or alter it (a narrow seam). */
+class ForwardingStore implements CompactionStore {
+  private final CompactionStore delegate;
+
+  ForwardingStore(CompactionStore delegate) {
+    this.delegate = delegate;
+  }
+
+  @Override
+  public List<SstFile> liveFiles(Set<String> tables) throws IOException {
+    return delegate.liveFiles(tables);
+  }
+
+  @Override
+  public Map<String, List<KeyRange>> bucketRanges(Set<String> tables) throws IOException {
+    return delegate.bucketRanges(tables);
+  }
+
+  @Override
+  public WritePressure writePressure() throws IOException {
+    return delegate.writePressure();
+  }
+
+  @Override
+  public void compact(KeyRange range, boolean forceBottommost) throws IOException {
+    delegate.compact(range, forceBottommost);
+  }
+}
