@@ -16,11 +16,13 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import org.apache.hadoop.hdds.conf.ConfigurationSource;
 import org.apache.hadoop.hdds.utils.BackgroundService;
 import org.apache.hadoop.hdds.utils.BackgroundTaskQueue;
 import org.apache.hadoop.hdds.utils.BackgroundTaskResult.EmptyTaskResult;
@@ -75,6 +77,22 @@ public class RangeCompactionService extends BackgroundService {
   private volatile RoundResult lastRound;
   private int consecutivePressureStops; // guarded by roundLock
   private long backoffUntilNanos;       // guarded by roundLock
+
+  /**
+   * The one way an OM should create the service: reads and validates the configuration (failing start-up with
+   * the key and value on nonsense) and returns nothing when {@code ozone.om.range.compaction.service.enabled} is
+   * false, so a disabled service has no thread and no metrics source.
+   */
+  public static Optional<RangeCompactionService> createIfEnabled(ConfigurationSource conf,
+      OMMetadataManager metadata, BooleanSupplier isLeader) {
+    RangeCompactionConfig config = RangeCompactionConfig.from(conf);
+    if (!config.isEnabled()) {
+      LOG.info("{} disabled ({}=false)", SERVICE_NAME, RangeCompactionConfig.ENABLED_KEY);
+      return Optional.empty();
+    }
+    return Optional.of(new RangeCompactionService(new OmCompactionStore(metadata), config, isLeader,
+        System::nanoTime));
+  }
 
   /** The service for an OM's metadata store, as the OM would run it (not the Ratis leader). */
   public RangeCompactionService(OMMetadataManager metadata, RangeCompactionConfig config) {
