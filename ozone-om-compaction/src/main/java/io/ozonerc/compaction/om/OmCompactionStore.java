@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.hadoop.hdds.utils.db.DBStore;
 import org.apache.hadoop.hdds.utils.db.RDBStore;
 import org.apache.hadoop.hdds.utils.db.RocksDatabase;
@@ -26,21 +27,36 @@ import org.apache.hadoop.ozone.om.helpers.OmVolumeArgs;
  * prefixes from the OM's bucket and volume tables.
  *
  * <p>The store is looked up on every call, never cached: when a follower installs a Ratis checkpoint the OM stops
- * and restarts its metadata store, and a handle kept from before would point at a closed database.
+ * its metadata manager and creates a new one ({@code OzoneManager.reloadOMState}), and a handle kept from before
+ * would point at a closed database. Hence a supplier, e.g. {@code om::getMetadataManager}.
  */
 public final class OmCompactionStore implements CompactionStore {
   /** Tables keyed {@code /volume/bucket/...}. */
   static final Set<String> NAME_KEYED = Set.of("keyTable", "openKeyTable", "deletedTable", "multipartInfoTable");
 
-  private final OMMetadataManager metadata;
+  private final Supplier<OMMetadataManager> metadataSupplier;
 
+  /** For a metadata manager that lives as long as the service (tests, tools). */
   public OmCompactionStore(OMMetadataManager metadata) {
-    this.metadata = metadata;
+    this(() -> metadata);
+  }
+
+  /** For a running OM: the supplier is asked on every call, so a replaced metadata manager is picked up. */
+  public OmCompactionStore(Supplier<OMMetadataManager> metadataSupplier) {
+    this.metadataSupplier = metadataSupplier;
+  }
+
+  private OMMetadataManager metadata() throws StoreUnavailableException {
+    OMMetadataManager m = metadataSupplier.get();
+    if (m == null) {
+      throw new StoreUnavailableException("OM metadata manager not available");
+    }
+    return m;
   }
 
   /** The live database, or {@link StoreUnavailableException} while the OM has it closed or is replacing it. */
   RocksDatabase db() throws IOException {
-    DBStore store = metadata.getStore();
+    DBStore store = metadata().getStore();
     if (!(store instanceof RDBStore rdb)) {
       throw new StoreUnavailableException("OM metadata store is " + (store == null ? "not open" : store.getClass()));
     }
@@ -63,6 +79,7 @@ public final class OmCompactionStore implements CompactionStore {
   @Override
   public Map<String, List<KeyRange>> bucketRanges(Set<String> tables) throws IOException {
     db(); // fail fast while the store is being replaced
+    OMMetadataManager metadata = metadata();
     // Volume ids from the table on disk, not getVolumeId(): that reads the table cache, which only the OM's
     // request path fills. A volume or bucket newer than the last double-buffer flush has no keys on disk yet.
     Map<String, Long> volumeIds = new HashMap<>();

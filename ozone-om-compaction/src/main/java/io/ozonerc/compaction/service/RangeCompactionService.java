@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.apache.hadoop.hdds.conf.ConfigurationSource;
 import org.apache.hadoop.hdds.utils.BackgroundService;
 import org.apache.hadoop.hdds.utils.BackgroundTaskQueue;
@@ -84,7 +85,7 @@ public class RangeCompactionService extends BackgroundService {
    * false, so a disabled service has no thread and no metrics source.
    */
   public static Optional<RangeCompactionService> createIfEnabled(ConfigurationSource conf,
-      OMMetadataManager metadata, BooleanSupplier isLeader) {
+      Supplier<OMMetadataManager> metadata, BooleanSupplier isLeader) {
     RangeCompactionConfig config = RangeCompactionConfig.from(conf);
     if (!config.isEnabled()) {
       LOG.info("{} disabled ({}=false)", SERVICE_NAME, RangeCompactionConfig.ENABLED_KEY);

@@ -361,6 +361,27 @@ class RangeCompactionServiceTest {
     assertEquals(before, store.digest(), "reopened store has every live key");
   }
 
+  /**
+   * What a follower's checkpoint install does: the OM stops its metadata manager and builds a new one over the
+   * replaced DB. The service, asking the OM for its manager on every call, must pause meanwhile and then work on
+   * the new one, never the closed one.
+   */
+  @Test
+  void followsTheOmToANewMetadataManagerAfterTheStoreIsReplaced() throws IOException {
+    java.util.concurrent.atomic.AtomicReference<org.apache.hadoop.ozone.om.OMMetadataManager> current =
+        new java.util.concurrent.atomic.AtomicReference<>(store.metadata());
+    RangeCompactionService svc = service(new OmCompactionStore(current::get));
+    store.close();
+    RoundResult closed = svc.runRoundNow();
+    assertEquals(Outcome.STORE_UNAVAILABLE, closed.outcome(), closed.describe().toString());
+    store = OmTestStore.open(dir); // a new OmMetadataManagerImpl over the same directory
+    current.set(store.metadata());
+    RoundResult reopened = svc.runRoundNow();
+    assertEquals(Outcome.COMPLETED, reopened.outcome(), reopened.describe().toString());
+    assertEquals(1, reopened.compacted().size());
+    assertEquals(0, deletionsIn(bucket(HOT)));
+  }
+
   @Test
   void roundsPauseWhileTheStoreIsClosedAndResumeOnTheReopenedOne() throws IOException {
     RangeCompactionService svc = service(new OmCompactionStore(store.metadata()));
