@@ -6,9 +6,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.ozone.OzoneAcl;
 import org.apache.hadoop.ozone.OzoneAcl.AclScope;
 import org.apache.hadoop.ozone.protocol.proto.OzoneManagerProtocolProtos.OzoneAclInfo;
@@ -297,11 +299,32 @@ public final class DirectoryValueView {
     return map;
   }
 
-  /** Checks the whole value: structure, every string's encoding, every ACL. */
+  /**
+   * Checks the whole value: structure, every string's encoding, every ACL, and that the value is in its one canonical
+   * spelling: no string twice in the table, no two ACLs for the same (type, name, scope) (OmDirectoryInfo's builder
+   * would silently merge them), no metadata key twice. So any value this accepts re-encodes to the same bytes.
+   */
   public void validate() {
     index();
     for (int i = 0; i < stringCount; i++) {
       string(i);
+    }
+    if (stringCount > 1) {
+      Set<String> seen = new HashSet<>(stringCount * 2);
+      for (int i = 0; i < stringCount; i++) {
+        if (!seen.add(strings[i])) {
+          throw corrupt("string table holds '" + strings[i] + "' twice");
+        }
+      }
+    }
+    if (aclCount > 1) {
+      // Identity = type and scope (low 4 bits of the head) plus the name reference; names are unique by now.
+      Set<Long> identities = new HashSet<>(aclCount * 2);
+      for (int i = 0; i < aclCount; i++) {
+        if (!identities.add(((long) (aclHead[i] & 0xF) << 32) | (aclNameRef[i] + 1))) {
+          throw corrupt("ACL " + i + " repeats the type, name and scope of an earlier ACL");
+        }
+      }
     }
     for (int i = 0; i < aclCount; i++) {
       acl(i);
@@ -319,6 +342,20 @@ public final class DirectoryValueView {
   /** Encoded size of the wrapped value. */
   public int length() {
     return end - start;
+  }
+
+  /** Number of strings in the value's own table (for tests and tools). */
+  int stringTableSize() {
+    index();
+    return stringCount;
+  }
+
+  String stringTableEntry(int i) {
+    index();
+    if (i < 0 || i >= stringCount) {
+      throw new IndexOutOfBoundsException("string " + i + " of " + stringCount);
+    }
+    return string(i);
   }
 
   private int aclHead(int i) {
@@ -378,7 +415,7 @@ public final class DirectoryValueView {
 
     int nextNew = 0; // strings must be first referenced in table order, so the table has one spelling
     long owner = varint();
-    if (owner > n) {
+    if (owner < 0 || owner > n) { // varints are unsigned 64-bit: a negative long is a huge number
       throw corrupt("owner reference " + owner + " beyond " + n + " strings");
     }
     ownerRef = (int) owner - 1;
@@ -435,7 +472,7 @@ public final class DirectoryValueView {
 
   private int ref(int n) {
     long r = varint();
-    if (r >= n) {
+    if (r < 0 || r >= n) { // unsigned: negative means above 2^63
       throw corrupt("string reference " + r + " beyond " + n + " strings");
     }
     return (int) r;
@@ -451,7 +488,7 @@ public final class DirectoryValueView {
   /** A count or length: a varint no larger than the bytes left divided by the least bytes each item takes. */
   private int count(int minBytesEach, String what) {
     long v = varint();
-    if (v > (end - pos) / minBytesEach) {
+    if (v < 0 || v > (end - pos) / minBytesEach) { // unsigned: negative means above 2^63
       throw corrupt("truncated: " + what + " " + v + " needs more than the " + (end - pos) + " bytes left");
     }
     return (int) v;

@@ -70,7 +70,8 @@ public final class TrimmedDirectoryCodec implements Codec<OmDirectoryInfo> {
   static OmDirectoryInfo decodeLegacy(String key, byte[] value) {
     try {
       return OmDirectoryInfo.getFromProtobuf(DirectoryInfo.parseFrom(value));
-    } catch (InvalidProtocolBufferException | RuntimeException e) {
+    } catch (InvalidProtocolBufferException | RuntimeException | AssertionError e) {
+      // AssertionError: OzoneAcl.fromProtobuf's answer to rights longer than 4 bytes.
       throw new DirectoryValueException.Corrupt(key, "invalid legacy protobuf DirectoryInfo: " + e.getMessage(), e);
     }
   }
