@@ -1,22 +1,118 @@
 package io.ozonerc.bench.workload;
 
+import io.ozonerc.compaction.RangeCompactionConfig;
+import io.ozonerc.compaction.service.RangeCompactionMetrics;
+import io.ozonerc.compaction.service.RangeCompactionService;
+import io.ozonerc.compaction.service.RoundResult;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 
 /**
- * {@code range}: the project's own range compaction service. Placeholder until io.ozonerc.compaction's service
- * lands: {@link #create} reports it unavailable, and the comparison prints that instead of numbers.
+ * {@code range}: this project's {@link RangeCompactionService}, configured through its real configuration keys,
+ * created the way the OM creates it ({@link RangeCompactionService#createIfEnabled}) and started, so its rounds run on
+ * the service's own thread while the workload runs. The benchmark reads the service's metrics at the end; it never
+ * calls into a round itself.
  */
-final class RangeServicePolicy {
+final class RangeServicePolicy implements Policy {
 
-  /** The service's knobs, as the benchmark passes them to its configuration. */
-  record Settings(Duration interval, long minTombstones, double ratio, long maxCompactionEntries, int rangesPerRun) {
+  static final String PREFIX = RangeCompactionConfig.PREFIX + ".";
+
+  /** The service's knobs the CLI exposes; {@code extra} holds any other {@code ozone.om.range.compaction.*} key. */
+  record Settings(Duration interval, long minTombstones, double ratio, long maxCompactionEntries, int rangesPerRun,
+      Map<String, String> extra) {
   }
 
-  private RangeServicePolicy() {
+  private final Settings settings;
+  private RangeCompactionService service;
+  private RangeCompactionMetrics metrics;
+
+  private RangeServicePolicy(Settings settings) {
+    this.settings = settings;
   }
 
   static Policy create(Settings settings) {
-    throw new UnsupportedOperationException("io.ozonerc.compaction.service.RangeCompactionService is not in this "
-        + "build yet");
+    return new RangeServicePolicy(settings);
+  }
+
+  /** The configuration the service reads, as an operator would write it in ozone-site.xml. */
+  static Map<String, String> configuration(Settings s) {
+    Map<String, String> conf = new LinkedHashMap<>();
+    conf.put(RangeCompactionConfig.ENABLED_KEY, "true");
+    conf.put(PREFIX + "interval", s.interval().toMillis() + "ms");
+    conf.put(PREFIX + "min.tombstones", Long.toString(s.minTombstones()));
+    conf.put(PREFIX + "tombstone.ratio", Double.toString(s.ratio()));
+    conf.put(PREFIX + "max.compaction.entries", Long.toString(s.maxCompactionEntries()));
+    conf.put(PREFIX + "ranges.per.run", Integer.toString(s.rangesPerRun()));
+    conf.putAll(s.extra());
+    return conf;
+  }
+
+  @Override
+  public String name() {
+    return "range";
+  }
+
+  static OzoneConfiguration ozoneConfiguration(Settings s) {
+    OzoneConfiguration conf = new OzoneConfiguration();
+    configuration(s).forEach(conf::set);
+    return conf;
+  }
+
+  /** Reads and validates the configuration as the service will, so bad values fail before any run starts. */
+  static void validate(Settings s) {
+    RangeCompactionConfig.from(ozoneConfiguration(s));
+  }
+
+  @Override
+  public void start(BenchStore store) {
+    service = RangeCompactionService.createIfEnabled(ozoneConfiguration(settings), store::metadataManager,
+            () -> false)
+        .orElseThrow(() -> new IllegalStateException("range: service disabled by --range-conf"));
+    metrics = service.getMetrics();
+    service.start();
+  }
+
+  @Override
+  public void close() {
+    if (service != null) {
+      service.shutdown();
+    }
+  }
+
+  @Override
+  public long compactions() {
+    return metrics == null ? 0 : metrics.getRangesCompacted();
+  }
+
+  @Override
+  public long compactionNanos() {
+    return metrics == null ? 0 : metrics.getCompactionTimeMs() * 1_000_000L;
+  }
+
+  @Override
+  public String detail() {
+    if (metrics == null) {
+      return "";
+    }
+    return String.format(Locale.ROOT, "service metrics: rounds %d (backed off %d, failed %d), ranges planned %d, "
+            + "compacted %d, skipped for pressure %d / budget %d / stale %d / shutdown %d, tombstones removed %,d, "
+            + "compacted input %s MB",
+        metrics.getRoundsRun(), metrics.getRoundsBackedOff(), metrics.getRoundsFailed(), metrics.getRangesPlanned(),
+        metrics.getRangesCompacted(), metrics.getRangesSkippedPressure(), metrics.getRangesSkippedBudget(),
+        metrics.getRangesSkippedStale(), metrics.getRangesSkippedShutdown(), metrics.getTombstonesRemoved(),
+        Report.mb(metrics.getCompactedBytes()));
+  }
+
+  @Override
+  public Throwable failure() {
+    if (metrics != null && metrics.getRoundsFailed() > 0) {
+      RoundResult last = service.getLastRound();
+      return new IllegalStateException(metrics.getRoundsFailed() + " round(s) failed; last round: "
+          + (last == null ? "?" : last.outcome() + " " + last.detail()));
+    }
+    return null;
   }
 }

@@ -33,10 +33,6 @@ record RunResult(
       double skipsPerList, long tombstones, long sstBytes, long compactWriteBytes) {
   }
 
-  static RunResult unavailable(String policy, String why) {
-    return new RunResult(policy, why, null, null, null, 0, 0, 0, 0, 0, 0, 0, 0, null, 0, 0, 0, "", List.of());
-  }
-
   boolean available() {
     return unavailable == null;
   }

@@ -135,6 +135,10 @@ public final class TombstoneBenchmark implements Callable<Integer> {
   // 4MB, not the OM's 128MB: a production keyTable is hundreds of times its memtable, so tombstones live in SST
   // files; the benchmark's live set is ~10MB raw, and with 128MB every tombstone of a default run would still sit in
   // the memtable, where no SST-driven policy (reference, range) can see it. 4MB keeps memtable << data.
+  @Option(names = "--range-conf", description = "range: any other ozone.om.range.compaction.* key, as KEY=VALUE "
+      + "(repeatable), e.g. --range-conf ozone.om.range.compaction.bottommost.mode=force.")
+  java.util.Map<String, String> rangeConf = new java.util.LinkedHashMap<>();
+
   @Option(names = "--write-buffer", description = "Memtable size per column family "
       + "(ozone.metastore.rocksdb.cf.write.buffer.size; the OM's default is 128MB, scaled down here so tombstones "
       + "reach SST files as on a large OM) (default: ${DEFAULT-VALUE}).", defaultValue = "4MB")
@@ -202,6 +206,12 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       if (chosen.isEmpty()) {
         throw new IllegalArgumentException("--policies is empty");
       }
+      for (String key : rangeConf.keySet()) {
+        if (!key.startsWith(RangeServicePolicy.PREFIX)) {
+          throw new IllegalArgumentException("--range-conf " + key + ": only " + RangeServicePolicy.PREFIX
+              + "* keys");
+        }
+      }
       Duration iv = Units.duration("--interval", interval);
       Duration fiv = Units.duration("--full-interval", fullInterval);
       if (iv.isZero() || fiv.isZero()) {
@@ -217,6 +227,9 @@ public final class TombstoneBenchmark implements Callable<Integer> {
           enumOf(WorkloadSpec.KeyNames.class, "--key-names", keyNames), seed);
       WorkloadRunner.Options ro = new WorkloadRunner.Options(writeThreads, listThreads,
           Units.duration("--sample-interval", sampleInterval).toMillis(), listWindow);
+      if (chosen.contains("range")) {
+        RangeServicePolicy.validate(rangeSettings(iv)); // the service's own validation, before any run
+      }
       return new Plan(ws, ro, new ArrayList<>(chosen), iv, fiv, wb);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
@@ -350,17 +363,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
           r = runner.runIdeal(store, bar::update);
         }
       } else {
-        Policy policy;
-        try {
-          policy = newPolicy(name, p);
-        } catch (UnsupportedOperationException e) {
-          policy = null;
-          r = RunResult.unavailable(name, e.getMessage());
-          bar.endRun();
-          stdout.println(Report.summaryLine(r));
-          results.add(r);
-          continue;
-        }
+        Policy policy = newPolicy(name, p);
         try (BenchStore store = BenchStore.create(workDir, name, p.spec().buckets(), p.writeBufferBytes())) {
           r = runner.run(store, policy, bar::update);
         }
@@ -388,8 +391,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       case "reference":
         return new ReferencePolicy(p.interval(), minTombstones, tombstoneRatio, maxCompactionEntries);
       case "range":
-        return RangeServicePolicy.create(new RangeServicePolicy.Settings(p.interval(), minTombstones,
-            tombstoneRatio, maxCompactionEntries, rangesPerRun));
+        return RangeServicePolicy.create(rangeSettings(p.interval()));
       default:
         throw new IllegalArgumentException("unknown policy " + name);
     }
@@ -408,6 +410,14 @@ public final class TombstoneBenchmark implements Callable<Integer> {
         .setLevel(org.apache.log4j.Level.ERROR);
     org.apache.log4j.Logger.getLogger("org.apache.hadoop.ozone.om.service.CompactDBUtil")
         .setLevel(org.apache.log4j.Level.WARN);
+    // The range service logs each round at INFO; its metrics are summarised in the report instead.
+    org.apache.log4j.Logger.getLogger("io.ozonerc.compaction.service.RangeCompactionService")
+        .setLevel(org.apache.log4j.Level.WARN);
+  }
+
+  private RangeServicePolicy.Settings rangeSettings(Duration iv) {
+    return new RangeServicePolicy.Settings(iv, minTombstones, tombstoneRatio, maxCompactionEntries, rangesPerRun,
+        rangeConf);
   }
 
   static Path defaultOut() {
