@@ -1,0 +1,107 @@
+package io.ozonerc.compaction.patch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ozonerc.compaction.patch.UnifiedDiff.FilePatch;
+import io.ozonerc.compaction.patch.UnifiedDiff.PatchException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The applier the upstream patch check relies on: it must take a good patch and refuse anything approximate. */
+class UnifiedDiffTest {
+  private static final String ORIGINAL = """
+      one
+      two
+      three
+      four
+      five
+      six
+      seven
+      """;
+
+  private static final String GOOD = """
+      A description, ignored like git apply ignores it.
+
+      diff --git a/dir/f.txt b/dir/f.txt
+      --- a/dir/f.txt
+      +++ b/dir/f.txt
+      @@ -1,2 +1,3 @@
+       one
+      +one and a half
+       two
+      @@ -5,3 +6,2 @@
+       five
+      -six
+       seven
+      """;
+
+  @Test
+  void appliesHunksAtTheirLines() throws PatchException {
+    List<FilePatch> files = UnifiedDiff.parse(GOOD);
+    assertEquals(1, files.size());
+    assertEquals("dir/f.txt", files.get(0).path());
+    assertEquals("""
+        one
+        one and a half
+        two
+        three
+        four
+        five
+        seven
+        """, UnifiedDiff.apply(ORIGINAL, files.get(0)));
+  }
+
+  @Test
+  void refusesContextThatDiffers() throws PatchException {
+    FilePatch p = UnifiedDiff.parse(GOOD.replace(" five\n", " FIVE\n")).get(0);
+    PatchException e = assertThrows(PatchException.class, () -> UnifiedDiff.apply(ORIGINAL, p));
+    assertTrue(e.getMessage().contains("line 5 is") && e.getMessage().contains("'FIVE'"), e.getMessage());
+  }
+
+  // Right text, wrong place: patch(1) would apply it with an offset; we must not.
+  @Test
+  void refusesAHunkThatOnlyMatchesElsewhere() throws PatchException {
+    FilePatch p = UnifiedDiff.parse(GOOD.replace("@@ -5,3 +6,2 @@", "@@ -4,3 +5,2 @@")).get(0);
+    assertThrows(PatchException.class, () -> UnifiedDiff.apply(ORIGINAL, p));
+  }
+
+  @Test
+  void refusesInconsistentNewStart() throws PatchException {
+    FilePatch p = UnifiedDiff.parse(GOOD.replace("@@ -5,3 +6,2 @@", "@@ -5,3 +5,2 @@")).get(0);
+    PatchException e = assertThrows(PatchException.class, () -> UnifiedDiff.apply(ORIGINAL, p));
+    assertTrue(e.getMessage().contains("new start should be 6"), e.getMessage());
+  }
+
+  @Test
+  void refusesBodyThatDisagreesWithItsHeader() {
+    PatchException e = assertThrows(PatchException.class,
+        () -> UnifiedDiff.parse(GOOD.replace("@@ -1,2 +1,3 @@", "@@ -1,3 +1,4 @@")));
+    assertTrue(e.getMessage().contains("without ' ', '-' or '+'") || e.getMessage().contains("body has"),
+        e.getMessage());
+  }
+
+  @Test
+  void refusesAStrippedBlankContextLine() {
+    String original = "a\n\nb\n";
+    String patch = "--- a/f\n+++ b/f\n@@ -1,3 +1,4 @@\n a\n\n+x\n b\n";
+    PatchException e = assertThrows(PatchException.class, () -> UnifiedDiff.parse(patch));
+    assertTrue(e.getMessage().contains("stripped"), e.getMessage());
+    // With its space the same hunk applies.
+    assertEquals("a\n\nx\nb\n", applyOne(original, patch.replace(" a\n\n+x", " a\n \n+x")));
+  }
+
+  @Test
+  void refusesNoPatchAtAll() {
+    assertThrows(PatchException.class, () -> UnifiedDiff.parse("just words\n"));
+  }
+
+  private static String applyOne(String original, String patch) {
+    try {
+      return UnifiedDiff.apply(original, UnifiedDiff.parse(patch).get(0));
+    } catch (PatchException e) {
+      throw new AssertionError(e.getMessage(), e);
+    }
+  }
+}

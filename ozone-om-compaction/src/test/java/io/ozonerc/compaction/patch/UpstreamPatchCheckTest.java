@@ -1,0 +1,187 @@
+package io.ozonerc.compaction.patch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.ozonerc.compaction.patch.UnifiedDiff.FilePatch;
+import io.ozonerc.compaction.patch.UnifiedDiff.PatchException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Keeps {@code dev-support/patches/*.patch} from rotting: each patch must apply exactly (no fuzz, no offset) to the
+ * Ozone 2.2.0 source files it touches, read from their {@code -sources} jars on the test classpath, and the patched
+ * files must compile against the Ozone 2.2.0 jars and this module's classes. {@code git apply} must agree with our
+ * applier to the byte, so what an Ozone developer gets is what this test compiled.
+ */
+class UpstreamPatchCheckTest {
+  private static final String OZONE_VERSION = "2.2.0";
+  private static final String SOURCE_ROOT = "src/main/java/";
+
+  static Stream<Path> patches() throws IOException {
+    Path dir = repoRoot().resolve("dev-support/patches");
+    List<Path> found;
+    try (Stream<Path> s = Files.list(dir)) {
+      found = s.filter(p -> p.getFileName().toString().endsWith(".patch")).sorted().toList();
+    }
+    assertFalse(found.isEmpty(), "no patches in " + dir);
+    return found.stream();
+  }
+
+  @ParameterizedTest
+  @MethodSource("patches")
+  void appliesExactlyAndCompilesAgainstOzone(Path patchFile, @TempDir Path tmp) throws Exception {
+    List<FilePatch> files = UnifiedDiff.parse(Files.readString(patchFile));
+    Map<FilePatch, String> originals = new LinkedHashMap<>();
+    List<Path> patchedSources = new ArrayList<>();
+    for (FilePatch f : files) {
+      String original = readFromSourcesJar(f.path());
+      originals.put(f, original);
+      String patched;
+      try {
+        patched = UnifiedDiff.apply(original, f);
+      } catch (PatchException e) {
+        throw new AssertionError(patchFile.getFileName() + " no longer applies to Ozone " + OZONE_VERSION + ": "
+            + e.getMessage(), e);
+      }
+      Path out = tmp.resolve("src").resolve(javaPath(f.path()));
+      Files.createDirectories(out.getParent());
+      Files.writeString(out, patched);
+      patchedSources.add(out);
+    }
+
+    List<String> errors = compile(patchedSources, tmp.resolve("classes"));
+    assertTrue(errors.isEmpty(), patchFile.getFileName() + " applies but does not compile against Ozone "
+        + OZONE_VERSION + ":\n" + String.join("\n", errors));
+    for (Path src : patchedSources) {
+      Path rel = tmp.resolve("src").relativize(src);
+      Path cls = tmp.resolve("classes").resolve(rel.toString().replaceAll("\\.java$", ".class"));
+      assertTrue(Files.exists(cls), "no class for " + rel);
+    }
+
+    sameAsGitApply(patchFile, originals, tmp);
+  }
+
+  /**
+   * The wiring itself, so a patch that applies and compiles but lost its point cannot pass: KeyManagerImpl's
+   * bytecode must refer to the service class and to the factory that keeps a disabled service thread-free.
+   */
+  @ParameterizedTest
+  @MethodSource("patches")
+  void keyManagerCreatesTheService(Path patchFile, @TempDir Path tmp) throws Exception {
+    FilePatch km = UnifiedDiff.parse(Files.readString(patchFile)).stream()
+        .filter(f -> f.path().endsWith("/org/apache/hadoop/ozone/om/KeyManagerImpl.java")).findFirst()
+        .orElseThrow(() -> new AssertionError(patchFile + " does not touch KeyManagerImpl"));
+    String patched = UnifiedDiff.apply(readFromSourcesJar(km.path()), km);
+    Path src = tmp.resolve("src").resolve(javaPath(km.path()));
+    Files.createDirectories(src.getParent());
+    Files.writeString(src, patched);
+    assertEquals(List.of(), compile(List.of(src), tmp.resolve("classes")));
+    String bytecode = new String(Files.readAllBytes(tmp.resolve("classes/org/apache/hadoop/ozone/om/"
+        + "KeyManagerImpl.class")), StandardCharsets.ISO_8859_1);
+    for (String ref : List.of("io/ozonerc/compaction/service/RangeCompactionService", "createIfEnabled")) {
+      assertTrue(bytecode.contains(ref), "patched KeyManagerImpl.class does not refer to " + ref);
+    }
+  }
+
+  /** Javac over the patched files with the test classpath (Ozone 2.2.0 jars + this module); errors as text. */
+  private static List<String> compile(List<Path> sources, Path classes) throws IOException {
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    assertNotNull(javac, "no system Java compiler (running on a JRE?)");
+    Files.createDirectories(classes);
+    DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+    try (StandardJavaFileManager fm = javac.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
+      List<String> options = List.of("-classpath", System.getProperty("java.class.path"), "-d", classes.toString(),
+          "-proc:none", "-nowarn", "-encoding", "UTF-8");
+      Boolean ok = javac.getTask(null, fm, diagnostics, options, null,
+          fm.getJavaFileObjectsFromPaths(sources)).call();
+      List<String> errors = diagnostics.getDiagnostics().stream()
+          .filter(d -> d.getKind() == Diagnostic.Kind.ERROR)
+          .map(d -> d.getSource().getName() + ":" + d.getLineNumber() + ": " + d.getMessage(Locale.ROOT))
+          .collect(Collectors.toList());
+      if (!ok && errors.isEmpty()) {
+        errors.add("javac failed without an error diagnostic");
+      }
+      return errors;
+    }
+  }
+
+  /** {@code git apply} on the same originals must produce exactly what our applier produced. */
+  private static void sameAsGitApply(Path patchFile, Map<FilePatch, String> originals, Path tmp) throws Exception {
+    Path tree = tmp.resolve("git-tree");
+    for (Map.Entry<FilePatch, String> e : originals.entrySet()) {
+      Path p = tree.resolve(e.getKey().path());
+      Files.createDirectories(p.getParent());
+      Files.writeString(p, e.getValue());
+    }
+    Path log = tmp.resolve("git-apply.log");
+    Process git = new ProcessBuilder("git", "apply", "--whitespace=error-all", patchFile.toAbsolutePath().toString())
+        .directory(tree.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    if (!git.waitFor(60, TimeUnit.SECONDS)) {
+      git.destroyForcibly();
+      fail("git apply did not finish in 60 s");
+    }
+    assertEquals(0, git.exitValue(), "git apply failed:\n" + Files.readString(log));
+    for (FilePatch f : originals.keySet()) {
+      String ours = Files.readString(tmp.resolve("src").resolve(javaPath(f.path())));
+      assertEquals(ours, Files.readString(tree.resolve(f.path())), "git apply and our applier differ on " + f.path());
+    }
+  }
+
+  /** The 2.2.0 text of a file named by its path in the Ozone tree, from its -sources jar on the test classpath. */
+  private static String readFromSourcesJar(String ozonePath) throws IOException {
+    String resource = javaPath(ozonePath);
+    URL url = UpstreamPatchCheckTest.class.getClassLoader().getResource(resource);
+    String module = ozonePath.substring(0, ozonePath.indexOf(SOURCE_ROOT));
+    assertNotNull(url, resource + " is not on the test classpath: add the -sources jar of " + module
+        + " (version " + OZONE_VERSION + ") as a test dependency of ozone-om-compaction");
+    assertTrue(url.toString().contains("-" + OZONE_VERSION + "-sources.jar!"),
+        resource + " must come from an Ozone " + OZONE_VERSION + " sources jar, found " + url);
+    try (InputStream in = url.openStream()) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  private static String javaPath(String ozonePath) {
+    int i = ozonePath.indexOf(SOURCE_ROOT);
+    if (i < 0) {
+      throw new AssertionError("patch touches " + ozonePath + ", which is not under " + SOURCE_ROOT
+          + "; the check knows only Java sources");
+    }
+    return ozonePath.substring(i + SOURCE_ROOT.length());
+  }
+
+  /** The directory holding dev-support/ (surefire runs in the module directory). */
+  static Path repoRoot() {
+    Path p = Path.of("").toAbsolutePath();
+    while (p != null && !Files.isDirectory(p.resolve("dev-support"))) {
+      p = p.getParent();
+    }
+    assertNotNull(p, "no dev-support/ above " + Path.of("").toAbsolutePath());
+    return p;
+  }
+}
