@@ -24,8 +24,72 @@ public final class DirectoryKey {
     return name;
   }
 
+  /**
+   * Parses the raw key bytes (UTF-8) without building the whole key String: the parent id is read from its ASCII
+   * digits and only the name is decoded.
+   *
+   * @throws DirectoryValueException.Corrupt when the key does not have the four-part shape
+   */
   public static DirectoryKey parse(byte[] key) {
+    int s1 = -1;
+    int s2 = -1;
+    int s3 = -1;
+    int s4 = -1;
+    for (int i = 0, found = 0; i < key.length && found < 4; i++) {
+      if (key[i] == '/') {
+        switch (found++) {
+        case 0:
+          s1 = i;
+          break;
+        case 1:
+          s2 = i;
+          break;
+        case 2:
+          s3 = i;
+          break;
+        default:
+          s4 = i;
+        }
+      }
+    }
+    if (s1 == 0 && s4 > 0) {
+      try {
+        parseLong(key, s1 + 1, s2);
+        parseLong(key, s2 + 1, s3);
+        long parent = parseLong(key, s3 + 1, s4);
+        return new DirectoryKey(parent, new String(key, s4 + 1, key.length - s4 - 1, StandardCharsets.UTF_8));
+      } catch (NumberFormatException e) {
+        // fall through to the String path, which reports the precise problem
+      }
+    }
     return parse(new String(key, StandardCharsets.UTF_8));
+  }
+
+  /** Decimal long in {@code [from, to)} as Long.parseLong reads it, without allocating. */
+  private static long parseLong(byte[] b, int from, int to) {
+    if (from >= to) {
+      throw new NumberFormatException("empty");
+    }
+    boolean negative = b[from] == '-';
+    int i = negative ? from + 1 : from;
+    if (i == to) {
+      throw new NumberFormatException("sign only");
+    }
+    long limit = negative ? Long.MIN_VALUE : -Long.MAX_VALUE;
+    long multmin = limit / 10;
+    long v = 0; // accumulated negatively so that Long.MIN_VALUE fits
+    for (; i < to; i++) {
+      int d = b[i] - '0';
+      if (d < 0 || d > 9 || v < multmin) {
+        throw new NumberFormatException("not a long");
+      }
+      v *= 10;
+      if (v < limit + d) {
+        throw new NumberFormatException("overflow");
+      }
+      v -= d;
+    }
+    return negative ? v : -v;
   }
 
   /** @throws DirectoryValueException.Corrupt when the key does not have the four-part shape */

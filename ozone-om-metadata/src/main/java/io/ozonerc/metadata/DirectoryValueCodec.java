@@ -1,12 +1,18 @@
 package io.ozonerc.metadata;
 
+import java.nio.ByteBuffer;
+import jakarta.annotation.Nonnull;
 import org.apache.hadoop.hdds.utils.db.Codec;
+import org.apache.hadoop.hdds.utils.db.CodecBuffer;
 import org.apache.hadoop.hdds.utils.db.CodecException;
 
 /**
  * A complete Ozone {@link Codec} for the value part of a directory ({@link DirectoryValue}): writes the trimmed
  * format and reads both it and legacy protobuf values (dropping the legacy name and parentID, which the key holds).
- * Usable as the value codec of a {@code Table<String, DirectoryValue>}. Stateless and thread-safe.
+ * Usable as the value codec of a {@code Table<String, DirectoryValue>}. Supports {@link CodecBuffer}s like Ozone's
+ * own OmDirectoryInfo codec does, so a {@code TypedTable} with Ozone's String key codec reads through the same
+ * direct-buffer path for both formats (the value is copied out of the direct buffer once and decoded from the heap
+ * copy). Stateless and thread-safe.
  */
 public final class DirectoryValueCodec implements Codec<DirectoryValue> {
   private static final DirectoryValueCodec INSTANCE = new DirectoryValueCodec();
@@ -21,6 +27,25 @@ public final class DirectoryValueCodec implements Codec<DirectoryValue> {
   @Override
   public Class<DirectoryValue> getTypeClass() {
     return DirectoryValue.class;
+  }
+
+  @Override
+  public boolean supportCodecBuffer() {
+    return true;
+  }
+
+  @Override
+  public CodecBuffer toCodecBuffer(@Nonnull DirectoryValue object, CodecBuffer.Allocator allocator) {
+    byte[] bytes = DirectoryValueWriter.write(object);
+    return allocator.apply(bytes.length).put(ByteBuffer.wrap(bytes));
+  }
+
+  @Override
+  public DirectoryValue fromCodecBuffer(@Nonnull CodecBuffer buffer) throws CodecException {
+    ByteBuffer in = buffer.asReadOnlyByteBuffer();
+    byte[] bytes = new byte[in.remaining()];
+    in.get(bytes);
+    return fromPersistedFormat(bytes);
   }
 
   @Override

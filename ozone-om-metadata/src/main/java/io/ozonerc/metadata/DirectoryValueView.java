@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.ozone.OzoneAcl;
 import org.apache.hadoop.ozone.OzoneAcl.AclScope;
+import org.apache.hadoop.ozone.om.helpers.OmDirectoryInfo;
 import org.apache.hadoop.ozone.protocol.proto.OzoneManagerProtocolProtos.OzoneAclInfo;
 import org.apache.hadoop.ozone.protocol.proto.OzoneManagerProtocolProtos.OzoneAclInfo.OzoneAclScope;
 import org.apache.hadoop.ozone.protocol.proto.OzoneManagerProtocolProtos.OzoneAclInfo.OzoneAclType;
@@ -55,6 +56,8 @@ public final class DirectoryValueView {
   private static final int MAX_RIGHTS = 0xFFFF;
   /** Rights masks above this use bits no ACLType names; they are rebuilt through OzoneAcl's protobuf path. */
   private static final int KNOWN_RIGHTS = (1 << RIGHTS.length) - 1;
+  /** Up to this many strings or ACLs, duplicate checks compare pairwise instead of hashing (no allocation). */
+  private static final int SMALL = 8;
 
   private byte[] b;
   private int start;
@@ -310,19 +313,39 @@ public final class DirectoryValueView {
       string(i);
     }
     if (stringCount > 1) {
-      Set<String> seen = new HashSet<>(stringCount * 2);
-      for (int i = 0; i < stringCount; i++) {
-        if (!seen.add(strings[i])) {
-          throw corrupt("string table holds '" + strings[i] + "' twice");
+      if (stringCount <= SMALL) { // pairwise: no allocation for the usual handful of strings
+        for (int i = 1; i < stringCount; i++) {
+          for (int j = 0; j < i; j++) {
+            if (strings[i].equals(strings[j])) {
+              throw corrupt("string table holds '" + strings[i] + "' twice");
+            }
+          }
+        }
+      } else {
+        Set<String> seen = new HashSet<>(stringCount * 2);
+        for (int i = 0; i < stringCount; i++) {
+          if (!seen.add(strings[i])) {
+            throw corrupt("string table holds '" + strings[i] + "' twice");
+          }
         }
       }
     }
     if (aclCount > 1) {
       // Identity = type and scope (low 4 bits of the head) plus the name reference; names are unique by now.
-      Set<Long> identities = new HashSet<>(aclCount * 2);
-      for (int i = 0; i < aclCount; i++) {
-        if (!identities.add(((long) (aclHead[i] & 0xF) << 32) | (aclNameRef[i] + 1))) {
-          throw corrupt("ACL " + i + " repeats the type, name and scope of an earlier ACL");
+      if (aclCount <= SMALL) {
+        for (int i = 1; i < aclCount; i++) {
+          for (int j = 0; j < i; j++) {
+            if (aclIdentity(i) == aclIdentity(j)) {
+              throw corrupt("ACL " + i + " repeats the type, name and scope of ACL " + j);
+            }
+          }
+        }
+      } else {
+        Set<Long> identities = new HashSet<>(aclCount * 2);
+        for (int i = 0; i < aclCount; i++) {
+          if (!identities.add(aclIdentity(i))) {
+            throw corrupt("ACL " + i + " repeats the type, name and scope of an earlier ACL");
+          }
         }
       }
     }
@@ -332,11 +355,43 @@ public final class DirectoryValueView {
     metadata();
   }
 
+  private long aclIdentity(int i) {
+    return ((long) (aclHead[i] & 0xF) << 32) | (aclNameRef[i] + 1);
+  }
+
   /** Decodes the whole value (allocates). */
   public DirectoryValue toDirectoryValue() {
     validate();
     return new DirectoryValue(objectId(), updateId(), creationTime(), modificationTime(), owner(), acls(),
         metadata());
+  }
+
+  /**
+   * Decodes the whole value straight into an {@link OmDirectoryInfo}, with name and parent from the key.
+   *
+   * @throws DirectoryValueException.Corrupt also when OmDirectoryInfo's builder refuses the fields
+   */
+  public OmDirectoryInfo toOmDirectoryInfo(long parentObjectId, String name) {
+    validate();
+    try {
+      OmDirectoryInfo.Builder b = OmDirectoryInfo.newBuilder()
+          .setName(name)
+          .setParentObjectID(parentObjectId)
+          .setObjectID(objectId())
+          .setUpdateID(updateId())
+          .setCreationTime(creationTime())
+          .setModificationTime(modificationTime())
+          .setOwner(owner());
+      if (aclCount > 0) {
+        b.setAcls(acls());
+      }
+      if (metadataCount > 0) {
+        b.addAllMetadata(metadata());
+      }
+      return b.build();
+    } catch (IllegalArgumentException | UnsupportedOperationException e) {
+      throw corrupt("fields rejected by OmDirectoryInfo: " + e.getMessage());
+    }
   }
 
   /** Encoded size of the wrapped value. */

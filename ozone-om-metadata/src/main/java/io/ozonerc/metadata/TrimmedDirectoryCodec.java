@@ -50,12 +50,7 @@ public final class TrimmedDirectoryCodec implements Codec<OmDirectoryInfo> {
       return decodeLegacy(key, value);
     case TRIMMED:
       DirectoryKey parts = DirectoryKey.parse(key);
-      DirectoryValue v = new DirectoryValueView().wrap(key, value).toDirectoryValue();
-      try {
-        return v.toOmDirectoryInfo(parts.parentId(), parts.name());
-      } catch (RuntimeException e) {
-        throw new DirectoryValueException.Corrupt(key, "fields rejected by OmDirectoryInfo: " + e.getMessage(), e);
-      }
+      return new DirectoryValueView().wrap(key, value).toOmDirectoryInfo(parts.parentId(), parts.name());
     default:
       // Let the view produce the precise message (unknown version, empty, bad first byte).
       new DirectoryValueView().wrap(key, value);
@@ -63,8 +58,14 @@ public final class TrimmedDirectoryCodec implements Codec<OmDirectoryInfo> {
     }
   }
 
+  /** As {@link #decode(String, byte[])}, parsing the key's parts from its bytes (the key String is only built for an
+   * error message). */
   public static OmDirectoryInfo decode(byte[] key, byte[] value) {
-    return decode(new String(key, StandardCharsets.UTF_8), value);
+    if (DirectoryFormat.kindOf(value) != DirectoryFormat.Kind.TRIMMED) {
+      return decode(new String(key, StandardCharsets.UTF_8), value);
+    }
+    DirectoryKey parts = DirectoryKey.parse(key);
+    return new DirectoryValueView().wrap(key, value).toOmDirectoryInfo(parts.parentId(), parts.name());
   }
 
   static OmDirectoryInfo decodeLegacy(String key, byte[] value) {

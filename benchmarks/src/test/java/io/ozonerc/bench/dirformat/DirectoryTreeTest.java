@@ -1,0 +1,83 @@
+package io.ozonerc.bench.dirformat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.ozonerc.bench.dirformat.DirectoryFormats.Format;
+import io.ozonerc.metadata.TrimmedDirectoryCodec;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import org.apache.hadoop.ozone.om.helpers.OmDirectoryInfo;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A small tree: every walk does levels+1 lookups, and every format resolves the same path to the same ids. */
+class DirectoryTreeTest {
+  @TempDir
+  Path data;
+  private String saved;
+
+  @BeforeEach
+  void pointAtTempDir() {
+    saved = System.getProperty("dirformat.data");
+    System.setProperty("dirformat.data", data.toString());
+  }
+
+  @AfterEach
+  void restore() {
+    if (saved == null) {
+      System.clearProperty("dirformat.data");
+    } else {
+      System.setProperty("dirformat.data", saved);
+    }
+  }
+
+  @Test
+  void walksResolveTheSameIdsInEveryFormat() throws Exception {
+    try (DirectoryTree tree = DirectoryTree.open("3x4", 1L << 20)) {
+      assertEquals(3 + 9 + 27 + 81, tree.directories);
+      byte[] key = new byte[tree.maxKeyLength()];
+      DirectoryFormats.Readers readers = new DirectoryFormats.Readers();
+      SplittableRandom random = new SplittableRandom(1);
+      for (int walk = 0; walk < 50; walk++) {
+        long parent = DirectoryTree.BUCKET_ID;
+        long index = -1;
+        for (int level = 0; level <= tree.levels; level++) {
+          int child = random.nextInt(tree.fanout);
+          int len = tree.key(key, parent, child);
+          byte[] k = java.util.Arrays.copyOf(key, len);
+          if (level == tree.levels) {
+            for (Format f : Format.values()) {
+              assertNull(tree.db().get(tree.handle(f), k), "leaf has no children");
+            }
+            break;
+          }
+          index = tree.childIndex(index, child);
+          long expected = DirectoryTree.objectIdOf(index);
+          for (Format f : Format.values()) {
+            byte[] value = tree.db().get(tree.handle(f), k);
+            assertNotNull(value, f + " " + new String(k, StandardCharsets.US_ASCII));
+            assertEquals(expected, readers.objectId(f, value), f.name());
+          }
+          OmDirectoryInfo full = TrimmedDirectoryCodec.decode(k, tree.db().get(tree.handle(Format.TRIMMED), k));
+          assertEquals(parent, full.getParentObjectID());
+          assertEquals(DirectoryTree.name(child), full.getName());
+          parent = expected;
+        }
+      }
+    }
+  }
+
+  @Test
+  void writesLongsAsLongToStringDoes() {
+    byte[] buf = new byte[24];
+    for (long v : new long[] {0, 7, -7, 10, Long.MAX_VALUE, Long.MIN_VALUE, DirectoryTree.BUCKET_ID, -1000}) {
+      int end = DirectoryTree.writeLong(buf, 2, v);
+      assertEquals(Long.toString(v), new String(buf, 2, end - 2, StandardCharsets.US_ASCII));
+    }
+  }
+}

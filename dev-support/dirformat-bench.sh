@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs the directory-format JMH benchmarks (io.ozonerc.bench.dirformat) and prints the comparison table.
+#
+#   dev-support/dirformat-bench.sh [serialization|walk|getpath|all] [extra JMH args...]
+#
+# Environment: JMH_OPTS (default "-f 1 -wi 2 -i 3 -w 1s -r 1s"), TREE (default 10x6), OUT (default
+# benchmarks/target/dirformat), DIRFORMAT_DATA (where the tree DB is built once; default /tmp/dirformat-data).
+# Runs under `nice -n 10`: the machine is shared.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what="${1:-all}"; shift || true
+JMH_OPTS="${JMH_OPTS:--f 1 -wi 2 -i 3 -w 1s -r 1s}"
+TREE="${TREE:-10x6}"
+OUT="${OUT:-benchmarks/target/dirformat}"
+DATA="${DIRFORMAT_DATA:-/tmp/dirformat-data}"
+mkdir -p "$OUT"
+
+mvn -B -q -o -pl benchmarks -am compile -DskipTests
+mvn -B -q -o -pl benchmarks dependency:build-classpath -Dmdep.outputFile="$PWD/$OUT/classpath.txt" >/dev/null
+CP="benchmarks/target/classes:ozone-om-metadata/target/classes:$(cat "$OUT/classpath.txt")"
+JAVA=(nice -n 10 java -Ddirformat.data="$DATA" -cp "$CP")
+JVM_ARGS="-Ddirformat.data=$DATA -Xmx4g"
+
+"${JAVA[@]}" io.ozonerc.bench.dirformat.DirectoryFormatSizes "$OUT/sizes.json"
+
+run() { # name, JMH args...
+  local name="$1"; shift
+  "${JAVA[@]}" org.openjdk.jmh.Main "$@" $JMH_OPTS -jvmArgsAppend "$JVM_ARGS" -rf json -rff "$OUT/$name.json" \
+    | tee "$OUT/$name.txt"
+}
+
+case "$what" in
+  serialization|all)
+    run serialization 'io.ozonerc.bench.dirformat.SerializationBenchmark' -prof gc "$@" ;;&
+  walk|all)
+    "${JAVA[@]}" io.ozonerc.bench.dirformat.DirectoryTree "$TREE" | tee "$OUT/tree-$TREE.txt"
+    run walk-t1 'io.ozonerc.bench.dirformat.DirectoryWalkBenchmark' -p tree="$TREE" -t 1 -prof gc "$@"
+    run walk-t2 'io.ozonerc.bench.dirformat.DirectoryWalkBenchmark' -p tree="$TREE" -t 2 "$@" ;;&
+  getpath|all)
+    run getpath 'io.ozonerc.bench.dirformat.GetPathBenchmark' -p tree="$TREE" -prof gc "$@" ;;
+  serialization|walk) ;;
+  *) echo "unknown benchmark set: $what" >&2; exit 2 ;;
+esac
+
+python3 dev-support/dirformat-compare.py --sizes "$OUT/sizes.json" "$OUT"/*.json
