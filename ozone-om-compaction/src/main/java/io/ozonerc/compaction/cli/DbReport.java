@@ -1,0 +1,125 @@
+package io.ozonerc.compaction.cli;
+
+import io.ozonerc.compaction.plan.CompactionPlan;
+import io.ozonerc.compaction.plan.Keys;
+import io.ozonerc.compaction.plan.PlannerSettings;
+import io.ozonerc.compaction.plan.RangeAssessment;
+import io.ozonerc.compaction.plan.RangeStats;
+import io.ozonerc.compaction.plan.SstFile;
+import io.ozonerc.compaction.plan.Verdict;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * What the CLI says about one om.db, as plain values: per table the SST totals and the worst ranges by the
+ * planner's score, the plan a round would run, and with {@code --compact} what was done. Built by {@link #of}
+ * from frozen facts (no RocksDB here); printed by {@link TextReport} and {@link JsonReport}.
+ *
+ * @param db        the DB path as given
+ * @param access    how it was opened: {@code read-only} or {@code read-write (--compact)}
+ * @param lock      the lock probe's finding
+ * @param settings  the thresholds the plan was made with
+ * @param tables    one entry per watched table, in configuration order
+ * @param plan      the planner's decisions over all watched tables
+ * @param showPlan  print the plan ({@code --dry-run} or {@code --compact})
+ * @param compacted what {@code --compact} did, in plan order; {@code null} without {@code --compact}
+ */
+record DbReport(String db, String access, String lock, PlannerSettings settings, List<TableReport> tables,
+    CompactionPlan plan, boolean showPlan, List<Compaction> compacted) {
+
+  /**
+   * One table.
+   *
+   * @param files             live SST files
+   * @param entries           internal entries in them (puts and tombstones)
+   * @param tombstones        deletions in them
+   * @param bytes             their size on disk
+   * @param shallowestLevel   smallest level holding a file (-1 when none)
+   * @param deepestLevel      largest level holding a file (-1 when none)
+   * @param memtableEntries   entries not flushed to any SST yet (invisible to the planner)
+   * @param memtableDeletes   deletions among them
+   * @param filesWithoutCounts files that report 0 entries: RocksDB did not load their properties, so their
+   *                          tombstones are unknown (see {@link OpenedOmDb})
+   * @param ranges            ranges the planner assessed in this table (bucket and gap ranges holding data)
+   * @param worst             the highest-scoring of those, best first, at most {@code top}
+   */
+  record TableReport(String table, int files, long entries, long tombstones, long bytes, int shallowestLevel,
+      int deepestLevel, long memtableEntries, long memtableDeletes, int filesWithoutCounts, int ranges,
+      List<RangeAssessment> worst) {
+
+    /** Tombstones per entry over the whole table. */
+    double tombstoneRatio() {
+      return entries == 0 ? 0 : (double) tombstones / entries;
+    }
+  }
+
+  /**
+   * One planned range under {@code --compact}.
+   *
+   * @param planned what the plan said
+   * @param recheck the range assessed again on fresh facts right before compacting (earlier compactions of the
+   *                same run may have changed it)
+   * @param after   the range's facts after the compaction; {@code null} when it was not compacted
+   */
+  record Compaction(RangeAssessment planned, RangeAssessment recheck, RangeStats after) {
+    boolean done() {
+      return after != null;
+    }
+  }
+
+  /** Order of the worst-ranges lists: score, then table and key so ties print the same every time. */
+  static final Comparator<RangeAssessment> WORST_FIRST = Comparator.comparingDouble(RangeAssessment::score)
+      .reversed().thenComparing(a -> a.range().table()).thenComparing(a -> a.range().begin(), Keys::compare);
+
+  /**
+   * Builds the report.
+   *
+   * @param tables  watched tables in configuration order
+   * @param files   live SST files of those tables
+   * @param memtable per table {entries, deletes} in memtables
+   * @param top     how many ranges to list per table; 0 for all
+   */
+  static DbReport of(String db, String access, String lock, PlannerSettings settings, List<String> tables,
+      List<SstFile> files, Map<String, long[]> memtable, CompactionPlan plan, int top, boolean showPlan,
+      List<Compaction> compacted) {
+    List<TableReport> out = new ArrayList<>();
+    for (String table : tables) {
+      List<SstFile> mine = files.stream().filter(f -> f.table().equals(table)).toList();
+      List<RangeAssessment> ranges = Stream.concat(plan.planned().stream(), plan.notPlanned().stream())
+          .filter(a -> a.range().table().equals(table)).sorted(WORST_FIRST).toList();
+      long[] mem = memtable.getOrDefault(table, new long[2]);
+      out.add(new TableReport(table, mine.size(),
+          mine.stream().mapToLong(SstFile::entries).sum(),
+          mine.stream().mapToLong(SstFile::deletions).sum(),
+          mine.stream().mapToLong(SstFile::sizeBytes).sum(),
+          mine.stream().mapToInt(SstFile::level).min().orElse(-1),
+          mine.stream().mapToInt(SstFile::level).max().orElse(-1),
+          mem[0], mem[1],
+          (int) mine.stream().filter(f -> f.entries() == 0).count(),
+          ranges.size(),
+          top > 0 && ranges.size() > top ? ranges.subList(0, top) : ranges));
+    }
+    return new DbReport(db, access, lock, settings, List.copyOf(out), plan, showPlan,
+        compacted == null ? null : List.copyOf(compacted));
+  }
+
+  /** Ranges that qualified but will not run this round (busy, in flight, over budget): worth an operator's eye. */
+  List<RangeAssessment> qualifiedNotPlanned() {
+    return plan.notPlanned().stream().filter(a -> a.verdict() != Verdict.BELOW_THRESHOLD).toList();
+  }
+
+  long belowThreshold() {
+    return plan.notPlanned().stream().filter(a -> a.verdict() == Verdict.BELOW_THRESHOLD).count();
+  }
+
+  /** {@code L0} or {@code L0-L6}; {@code -} for nothing. */
+  static String levels(int shallowest, int deepest) {
+    if (shallowest < 0) {
+      return "-";
+    }
+    return shallowest == deepest ? "L" + shallowest : "L" + shallowest + "-L" + deepest;
+  }
+}

@@ -1,0 +1,125 @@
+package io.ozonerc.compaction.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.ozonerc.compaction.plan.Keys;
+import io.ozonerc.compaction.plan.PlannerSettings;
+import io.ozonerc.compaction.plan.RangeAssessment;
+import io.ozonerc.compaction.plan.RangeStats;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The machine form of a {@link DbReport}: the same facts as {@link TextReport}, every watched table included
+ * (empty ones too), keys in the escaped form of {@link Keys#show} (null end: {@code "+inf"}), estimates rounded
+ * to whole entries and ratios to four decimals so the output is stable. Jackson comes with Ozone.
+ */
+final class JsonReport {
+  private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private JsonReport() { }
+
+  static String render(DbReport r) {
+    Map<String, Object> root = new LinkedHashMap<>();
+    root.put("db", r.db());
+    root.put("access", r.access());
+    root.put("lock", r.lock());
+    root.put("settings", settings(r.settings()));
+    List<Object> tables = new ArrayList<>();
+    for (DbReport.TableReport t : r.tables()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("table", t.table());
+      m.put("sstFiles", t.files());
+      m.put("entries", t.entries());
+      m.put("tombstones", t.tombstones());
+      m.put("tombstoneRatio", ratio(t.tombstoneRatio()));
+      m.put("bytes", t.bytes());
+      m.put("shallowestLevel", t.shallowestLevel());
+      m.put("deepestLevel", t.deepestLevel());
+      m.put("memtableEntries", t.memtableEntries());
+      m.put("memtableDeletes", t.memtableDeletes());
+      m.put("filesWithoutCounts", t.filesWithoutCounts());
+      m.put("rangesWithData", t.ranges());
+      List<Object> worst = new ArrayList<>();
+      for (RangeAssessment a : t.worst()) {
+        worst.add(range(a));
+      }
+      m.put("worstRanges", worst);
+      tables.add(m);
+    }
+    root.put("tables", tables);
+    if (r.showPlan()) {
+      Map<String, Object> plan = new LinkedHashMap<>();
+      plan.put("plannedBytes", r.plan().plannedBytes());
+      plan.put("planned", r.plan().planned().stream().map(JsonReport::range).toList());
+      plan.put("qualifiedNotPlanned", r.qualifiedNotPlanned().stream().map(JsonReport::range).toList());
+      plan.put("belowThreshold", r.belowThreshold());
+      root.put("plan", plan);
+    }
+    if (r.compacted() != null) {
+      List<Object> done = new ArrayList<>();
+      for (DbReport.Compaction c : r.compacted()) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("range", range(c.recheck()));
+        m.put("compacted", c.done());
+        if (c.done()) {
+          m.put("after", stats(c.after()));
+        }
+        done.add(m);
+      }
+      root.put("compacted", done);
+    }
+    try {
+      return MAPPER.writeValueAsString(root);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot render the report as JSON", e);
+    }
+  }
+
+  private static Map<String, Object> settings(PlannerSettings s) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("minTombstones", s.minTombstones());
+    m.put("tombstoneRatio", s.tombstoneRatio());
+    m.put("maxCompactionEntries", s.maxCompactionEntries());
+    m.put("rangesPerRun", s.rangesPerRun());
+    m.put("bytesPerRun", s.maxBytesPerRun());
+    m.put("bottommost", s.bottommost().toString());
+    return m;
+  }
+
+  private static Map<String, Object> range(RangeAssessment a) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("table", a.range().table());
+    m.put("bucket", a.range().label());
+    m.put("begin", Keys.show(a.range().begin()));
+    m.put("end", Keys.show(a.range().end()));
+    m.putAll(stats(a.stats()));
+    m.put("verdict", a.verdict().toString());
+    m.put("why", a.why());
+    m.put("bottommost", a.forceBottommost() ? "force" : "skip");
+    return m;
+  }
+
+  private static Map<String, Object> stats(RangeStats s) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("entries", Math.round(s.entries()));
+    m.put("tombstones", Math.round(s.tombstones()));
+    m.put("tombstoneRatio", ratio(s.tombstoneRatio()));
+    m.put("deadKeys", Math.round(s.deadKeys()));
+    m.put("score", Math.round(s.score()));
+    m.put("files", s.files());
+    m.put("fileEntries", s.fileEntries());
+    m.put("fileBytes", s.fileBytes());
+    m.put("shallowestLevel", s.shallowestLevel());
+    m.put("deepestLevel", s.deepestLevel());
+    m.put("busy", s.busy());
+    return m;
+  }
+
+  private static double ratio(double r) {
+    return Math.round(r * 10_000) / 10_000.0;
+  }
+}

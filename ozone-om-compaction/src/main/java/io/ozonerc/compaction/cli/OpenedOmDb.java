@@ -1,0 +1,118 @@
+package io.ozonerc.compaction.cli;
+
+import io.ozonerc.compaction.om.OmCompactionStore;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.hdds.conf.OzoneConfiguration;
+import org.apache.hadoop.hdds.utils.db.RDBStore;
+import org.apache.hadoop.hdds.utils.db.RocksDatabase;
+import org.apache.hadoop.ozone.om.OMConfigKeys;
+import org.apache.hadoop.ozone.om.OmMetadataManagerImpl;
+
+/**
+ * An om.db (or a checkpoint copy of one) opened by the CLI through Ozone's own metadata manager, so column
+ * families, codecs and RocksDB options are the OM's: read-only for analysis, read-write only for {@code --compact}.
+ *
+ * <p>It uses the metadata manager's checkpoint constructor: no compaction DAG, no checkpoint or snapshot
+ * directories created next to the DB, no OM lock manager. Two settings differ from an OM's checkpoint open:
+ * <ul>
+ *   <li>{@code max_open_files = -1}: RocksDB fills a file's entry and deletion counts from its table properties
+ *       when it opens the file; with a bounded table cache it loads only about 20 files per version and reports
+ *       0 for the rest, which would make tombstones invisible to the planner. -1 opens every file at start.</li>
+ *   <li>no RocksDB metrics source: a short-lived tool has no one to report to.</li>
+ * </ul>
+ */
+final class OpenedOmDb implements AutoCloseable {
+  /** RocksDB's memtable counters, per column family: what is not in any SST file yet. */
+  static final String MEM_ENTRIES = "rocksdb.num-entries-active-mem-table";
+  static final String MEM_DELETES = "rocksdb.num-deletes-active-mem-table";
+  static final String IMM_ENTRIES = "rocksdb.num-entries-imm-mem-tables";
+  static final String IMM_DELETES = "rocksdb.num-deletes-imm-mem-tables";
+
+  private final OmMetadataManagerImpl metadata;
+  private final OmCompactionStore store;
+
+  private OpenedOmDb(OmMetadataManagerImpl metadata) {
+    this.metadata = metadata;
+    this.store = new OmCompactionStore(metadata);
+  }
+
+  /**
+   * Opens {@code dbDir}; refuses a directory that is not a RocksDB (no {@code CURRENT}), so a mistyped path is an
+   * error and never a new empty DB.
+   */
+  static OpenedOmDb open(Path dbDir, OzoneConfiguration base, boolean readWrite) throws IOException {
+    if (!Files.isDirectory(dbDir) || !Files.isRegularFile(dbDir.resolve("CURRENT"))) {
+      throw new NotAnOmDbException(dbDir + " is not a RocksDB directory (no CURRENT file); point --db at om.db "
+          + "or a checkpoint copy of it");
+    }
+    OzoneConfiguration conf = new OzoneConfiguration(base);
+    conf.setInt(OMConfigKeys.OZONE_OM_SNAPSHOT_DB_MAX_OPEN_FILES, -1);
+    Path abs = dbDir.toAbsolutePath().normalize();
+    Path parent = abs.getParent();
+    if (parent == null || abs.getFileName() == null) {
+      throw new NotAnOmDbException(dbDir + " has no parent directory");
+    }
+    return new OpenedOmDb(new ToolMetadataManager(conf, parent.toFile(), abs.getFileName().toString(),
+        !readWrite));
+  }
+
+  OmCompactionStore store() {
+    return store;
+  }
+
+  RocksDatabase db() {
+    return ((RDBStore) metadata.getStore()).getDb();
+  }
+
+  /**
+   * Per table, {entries, deletes} still in memtables: a read-only open replays the write-ahead log into one, so
+   * writes the OM never flushed are here and not in the SST facts the planner sees.
+   */
+  Map<String, long[]> memtableCounts(Set<String> tables) throws IOException {
+    Map<String, long[]> out = new LinkedHashMap<>();
+    RocksDatabase db = db();
+    for (String table : tables) {
+      RocksDatabase.ColumnFamily cf = db.getColumnFamily(table);
+      if (cf == null) {
+        continue;
+      }
+      out.put(table, new long[] {
+          number(db.getProperty(cf, MEM_ENTRIES)) + number(db.getProperty(cf, IMM_ENTRIES)),
+          number(db.getProperty(cf, MEM_DELETES)) + number(db.getProperty(cf, IMM_DELETES))});
+    }
+    return out;
+  }
+
+  private static long number(String value) throws IOException {
+    try {
+      return Long.parseLong(value.trim());
+    } catch (RuntimeException e) {
+      throw new IOException("RocksDB memtable property is not a number: '" + value + "'", e);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    metadata.stop();
+  }
+
+  /** The path given is not an OM RocksDB. */
+  static final class NotAnOmDbException extends IOException {
+    NotAnOmDbException(String message) {
+      super(message);
+    }
+  }
+
+  /** Reaches the checkpoint constructor that can leave RocksDB metrics off. */
+  private static final class ToolMetadataManager extends OmMetadataManagerImpl {
+    ToolMetadataManager(OzoneConfiguration conf, File dir, String name, boolean readOnly) throws IOException {
+      super(conf, dir, name, readOnly, false);
+    }
+  }
+}

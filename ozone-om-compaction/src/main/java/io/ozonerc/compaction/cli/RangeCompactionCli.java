@@ -1,0 +1,32 @@
+package io.ozonerc.compaction.cli;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
+
+/**
+ * Runs {@link RangeCompactionCommand} without an Ozone install: {@code dev-support/range-compaction-cli} starts
+ * this class on the Maven-resolved classpath. Same options, same output, same exit status as
+ * {@code ozone debug range-compaction}; configuration comes from an {@code ozone-site.xml} on the classpath and
+ * {@code -D}.
+ */
+public final class RangeCompactionCli {
+  private RangeCompactionCli() { }
+
+  public static void main(String[] args) {
+    PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+    PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+    int status = execute(args, out, err);
+    out.flush();
+    err.flush();
+    System.exit(status);
+  }
+
+  /** Parses and runs one command line; returns the exit status (see {@link RangeCompactionCommand#OK} and on). */
+  public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine cli = new CommandLine(new RangeCompactionCommand());
+    cli.setOut(out);
+    cli.setErr(err);
+    return cli.execute(args);
+  }
+}

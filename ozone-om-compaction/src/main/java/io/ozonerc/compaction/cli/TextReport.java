@@ -1,0 +1,177 @@
+package io.ozonerc.compaction.cli;
+
+import io.ozonerc.compaction.plan.Keys;
+import io.ozonerc.compaction.plan.PlannerSettings;
+import io.ozonerc.compaction.plan.RangeAssessment;
+import io.ozonerc.compaction.plan.RangeStats;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The human form of a {@link DbReport}: a header, one block per table with data (a ranked table of its worst
+ * ranges), one line naming the empty tables, then the plan. Deterministic: no clock, no file numbers; every number
+ * comes from the report.
+ */
+final class TextReport {
+  private TextReport() { }
+
+  static List<String> render(DbReport r) {
+    List<String> out = new ArrayList<>();
+    out.add("om.db: " + r.db());
+    out.add("access: " + r.access() + "; " + r.lock());
+    out.add("settings: " + settings(r.settings()));
+    List<String> empty = new ArrayList<>();
+    for (DbReport.TableReport t : r.tables()) {
+      if (t.files() == 0 && t.memtableEntries() == 0) {
+        empty.add(t.table());
+        continue;
+      }
+      out.add("");
+      out.addAll(table(t));
+    }
+    if (!empty.isEmpty()) {
+      out.add("");
+      out.add("no data: " + String.join(", ", empty));
+    }
+    out.add("");
+    out.add("entries, tombstones, dead (tombstones + the puts they hide) and score (dead x dead / entries) are");
+    out.add("estimates: a file spanning several buckets is shared between them. files and file-bytes count every");
+    out.add("overlapping file whole, as a compaction of the range reads them.");
+    if (r.showPlan()) {
+      out.add("");
+      out.addAll(plan(r));
+    }
+    if (r.compacted() != null) {
+      out.add("");
+      out.addAll(compacted(r.compacted()));
+    }
+    return out;
+  }
+
+  static String settings(PlannerSettings s) {
+    return String.format(Locale.ROOT, "min.tombstones=%d tombstone.ratio=%s max.compaction.entries=%d "
+            + "ranges.per.run=%d bytes.per.run=%d bottommost=%s", s.minTombstones(), s.tombstoneRatio(),
+        s.maxCompactionEntries(), s.rangesPerRun(), s.maxBytesPerRun(), s.bottommost());
+  }
+
+  private static List<String> table(DbReport.TableReport t) {
+    List<String> out = new ArrayList<>();
+    out.add(String.format(Locale.ROOT, "%s: %d SST file%s in %s, %d entries, %d tombstones (ratio %.2f), %d bytes; "
+            + "%d range%s with data", t.table(), t.files(), t.files() == 1 ? "" : "s",
+        DbReport.levels(t.shallowestLevel(), t.deepestLevel()), t.entries(), t.tombstones(), t.tombstoneRatio(),
+        t.bytes(), t.ranges(), t.ranges() == 1 ? "" : "s"));
+    if (!t.worst().isEmpty()) {
+      Columns c = new Columns("#", "bucket", "entries", "tombstones", "ratio", "dead", "score", "files",
+          "file-bytes", "levels", "verdict");
+      int rank = 1;
+      for (RangeAssessment a : t.worst()) {
+        RangeStats s = a.stats();
+        c.row(String.valueOf(rank++), a.range().label(), n(s.entries()), n(s.tombstones()),
+            String.format(Locale.ROOT, "%.2f", s.tombstoneRatio()), n(s.deadKeys()), n(s.score()),
+            String.valueOf(s.files()), String.valueOf(s.fileBytes()),
+            DbReport.levels(s.shallowestLevel(), s.deepestLevel()), a.verdict().toString());
+      }
+      if (t.worst().size() < t.ranges()) {
+        out.add("  worst " + t.worst().size() + " of " + t.ranges() + " ranges by score:");
+      }
+      for (String line : c.lines()) {
+        out.add("  " + line);
+      }
+    }
+    if (t.memtableEntries() > 0) {
+      out.add("  memtable (not in any SST file, not planned on): " + t.memtableEntries() + " entries, "
+          + t.memtableDeletes() + " deletes");
+    }
+    if (t.filesWithoutCounts() > 0) {
+      out.add("  warning: " + t.filesWithoutCounts() + " SST file(s) report 0 entries; their tombstones are "
+          + "unknown to the planner");
+    }
+    return out;
+  }
+
+  private static List<String> plan(DbReport r) {
+    List<String> out = new ArrayList<>();
+    List<RangeAssessment> planned = r.plan().planned();
+    out.add(String.format(Locale.ROOT, "plan (%s): %d range%s, %d file bytes",
+        r.compacted() == null ? "dry run: a round would compact these, in this order" : "compacting these",
+        planned.size(), planned.size() == 1 ? "" : "s", r.plan().plannedBytes()));
+    int n = 1;
+    for (RangeAssessment a : planned) {
+      out.add("  " + n++ + ". " + a.describe());
+    }
+    List<RangeAssessment> waiting = r.qualifiedNotPlanned();
+    out.add("qualified but not planned: " + (waiting.isEmpty() ? "none" : waiting.size()));
+    for (RangeAssessment a : waiting) {
+      out.add("  -  " + a.describe());
+    }
+    out.add("below threshold: " + r.belowThreshold() + " range" + (r.belowThreshold() == 1 ? "" : "s"));
+    return out;
+  }
+
+  private static List<String> compacted(List<DbReport.Compaction> done) {
+    List<String> out = new ArrayList<>();
+    long count = done.stream().filter(DbReport.Compaction::done).count();
+    out.add("compacted: " + count + " of " + done.size() + " planned range" + (done.size() == 1 ? "" : "s"));
+    int n = 1;
+    for (DbReport.Compaction c : done) {
+      RangeAssessment a = c.recheck();
+      String head = "  " + n++ + ". " + a.range().table() + " " + a.range().label() + " ["
+          + Keys.show(a.range().begin()) + ", " + Keys.show(a.range().end()) + ")";
+      if (!c.done()) {
+        out.add(head + ": skipped, " + a.verdict() + " on re-check: " + a.why());
+        continue;
+      }
+      RangeStats b = a.stats();
+      RangeStats f = c.after();
+      out.add(String.format(Locale.ROOT, "%s bottommost=%s: tombstones %d -> %d, entries %d -> %d, files %d -> %d, "
+              + "file-bytes %d -> %d, levels %s -> %s", head, a.forceBottommost() ? "force" : "skip",
+          Math.round(b.tombstones()), Math.round(f.tombstones()), Math.round(b.entries()), Math.round(f.entries()),
+          b.files(), f.files(), b.fileBytes(), f.fileBytes(), DbReport.levels(b.shallowestLevel(), b.deepestLevel()),
+          DbReport.levels(f.shallowestLevel(), f.deepestLevel())));
+    }
+    return out;
+  }
+
+  private static String n(double estimate) {
+    return String.valueOf(Math.round(estimate));
+  }
+
+  /** A plain-text table: text columns left-aligned, numeric columns right-aligned, two spaces between. */
+  private static final class Columns {
+    private final List<String[]> rows = new ArrayList<>();
+
+    Columns(String... header) {
+      rows.add(header);
+    }
+
+    void row(String... cells) {
+      rows.add(cells);
+    }
+
+    List<String> lines() {
+      int cols = rows.get(0).length;
+      int[] width = new int[cols];
+      boolean[] numeric = new boolean[cols];
+      for (int i = 0; i < cols; i++) {
+        numeric[i] = rows.size() > 1;
+        for (String[] r : rows) {
+          width[i] = Math.max(width[i], r[i].length());
+        }
+        for (String[] r : rows.subList(1, rows.size())) {
+          numeric[i] &= r[i].matches("-?[0-9.]+");
+        }
+      }
+      List<String> out = new ArrayList<>();
+      for (String[] r : rows) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < cols; i++) {
+          String pad = " ".repeat(width[i] - r[i].length());
+          sb.append(i == 0 ? "" : "  ").append(numeric[i] ? pad + r[i] : r[i] + (i == cols - 1 ? "" : pad));
+        }
+        out.add(sb.toString());
+      }
+      return out;
+    }
+  }
+}

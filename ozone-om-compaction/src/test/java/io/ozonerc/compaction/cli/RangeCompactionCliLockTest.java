@@ -1,0 +1,156 @@
+package io.ozonerc.compaction.cli;
+
+import static io.ozonerc.compaction.cli.CliFixtures.LOW_THRESHOLDS;
+import static io.ozonerc.compaction.cli.CliFixtures.args;
+import static io.ozonerc.compaction.cli.CliFixtures.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ozonerc.compaction.testing.OmTestStore;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The CLI refuses a DB that a process holds, with the holder as real as it gets short of an OM: a separate JVM
+ * ({@link DbHolderMain}) that opened om.db with the OM's own metadata manager. Readiness and shutdown are
+ * signalled on the child's stdout and stdin; nothing waits on a clock.
+ */
+class RangeCompactionCliLockTest {
+  private static final Path PROC_LOCKS = Path.of("/proc/locks");
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void refusesADbAnotherProcessHoldsAndNamesPathAndPid() throws Exception {
+    Path db = CliFixtures.buildOmDb(dir);
+    try (Holder holder = Holder.start(dir)) {
+      CliFixtures.Run r = run(args(db, LOW_THRESHOLDS));
+      assertEquals(RangeCompactionCommand.DB_IN_USE, r.status(), r.toString());
+      assertEquals("", r.out(), "nothing may be reported from a DB that was not opened");
+      assertTrue(r.err().startsWith("Refusing to open " + db + ": "), r.err());
+      assertTrue(r.err().contains(db.resolve("LOCK").toString()), r.err());
+      if (Files.isReadable(PROC_LOCKS)) {
+        assertTrue(r.err().contains("held by process " + holder.pid), r.err());
+      }
+
+      CliFixtures.Run c = run(args(db, "--compact"));
+      assertEquals(RangeCompactionCommand.DB_IN_USE, c.status(), c.toString());
+
+      // The refusals did not disturb the holder: its lock is still there for anyone to see.
+      assertTrue(DbLockProbe.probe(db).held());
+    }
+    CliFixtures.Run after = run(args(db, LOW_THRESHOLDS));
+    assertEquals(RangeCompactionCommand.OK, after.status(), after.toString());
+    assertTrue(after.out().contains("access: read-only; LOCK is not held by any process"), after.out());
+  }
+
+  /**
+   * A holder inside this JVM: fcntl locks do not conflict within a process, so only /proc/locks can see it, and
+   * the probe must not even open the LOCK file (closing it would drop the holder's lock).
+   */
+  @Test
+  void refusesADbThisProcessHoldsAndLeavesItsLockAlone() throws IOException {
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(PROC_LOCKS), "needs /proc/locks (Linux)");
+    try (OmTestStore store = OmTestStore.open(dir)) {
+      Path db = dir.resolve("om.db");
+      long self = ProcessHandle.current().pid();
+      CliFixtures.Run r = run(args(db));
+      assertEquals(RangeCompactionCommand.DB_IN_USE, r.status(), r.toString());
+      assertTrue(r.err().contains("held by this process (pid " + self + ")"), r.err());
+      Optional<List<Long>> holders = DbLockProbe.writeLockHolders(db.resolve("LOCK"), PROC_LOCKS);
+      assertEquals(Optional.of(List.of(self)), holders, "the store's RocksDB lock must survive the probe");
+    }
+  }
+
+  /** A cold copy has no LOCK file (RocksDB checkpoints do not carry one): nothing holds it, and it is readable. */
+  @Test
+  void readsACopyWithoutLockFile() throws IOException {
+    Path db = CliFixtures.buildOmDb(dir.resolve("src"));
+    Path copy = dir.resolve("copy").resolve("om.db");
+    Files.createDirectories(copy);
+    try (Stream<Path> files = Files.list(db)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        if (!f.getFileName().toString().equals("LOCK")) {
+          Files.copy(f, copy.resolve(f.getFileName()));
+        }
+      }
+    }
+    Map<String, String> before = CliFixtures.fileFacts(copy);
+    CliFixtures.Run r = run(args(copy, LOW_THRESHOLDS));
+    assertEquals(RangeCompactionCommand.OK, r.status(), r.toString());
+    assertTrue(r.out().contains("access: read-only; no LOCK file"), r.out());
+    assertTrue(r.out().contains("/vol/hot/"), r.out());
+    assertEquals(before, CliFixtures.fileFacts(copy), "analysis of a copy wrote to it");
+    assertFalse(Files.exists(copy.resolve("LOCK")), "a read-only open must not create a LOCK file");
+  }
+
+  /** The stand-in OM: a child JVM on this test's classpath. */
+  static final class Holder implements AutoCloseable {
+    private final Process process;
+    private final List<String> output = new CopyOnWriteArrayList<>();
+    private final CompletableFuture<Long> ready = new CompletableFuture<>();
+    private final CompletableFuture<Void> closed = new CompletableFuture<>();
+    final long pid;
+
+    private Holder(Path dir) throws Exception {
+      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+      process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+          DbHolderMain.class.getName(), dir.toString()).redirectErrorStream(true).start();
+      Thread reader = new Thread(this::readOutput, "db-holder-output");
+      reader.setDaemon(true);
+      reader.start();
+      // Condition wait: the READY line, or the child's death, whichever comes first (60 s is only a safety net).
+      pid = ready.get(60, TimeUnit.SECONDS);
+      assertEquals(process.pid(), pid, "READY must come from the child itself");
+    }
+
+    static Holder start(Path dir) throws Exception {
+      return new Holder(dir);
+    }
+
+    private void readOutput() {
+      try (BufferedReader in = new BufferedReader(
+          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+          output.add(line);
+          if (line.startsWith("READY ")) {
+            ready.complete(Long.parseLong(line.substring(6).trim()));
+          } else if (line.equals("CLOSED")) {
+            closed.complete(null);
+          }
+        }
+      } catch (IOException e) {
+        ready.completeExceptionally(e);
+      }
+      ready.completeExceptionally(new IllegalStateException("holder exited before READY: " + output));
+      closed.completeExceptionally(new IllegalStateException("holder exited without CLOSED: " + output));
+    }
+
+    @Override
+    public void close() throws Exception {
+      process.getOutputStream().close(); // EOF on the child's stdin: it closes the DB and exits
+      try {
+        closed.get(60, TimeUnit.SECONDS);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "holder did not exit: " + output);
+        assertEquals(0, process.exitValue(), "holder failed: " + output);
+      } finally {
+        process.destroyForcibly();
+      }
+    }
+  }
+}
