@@ -214,7 +214,10 @@ public class RangeCompactionService extends BackgroundService {
         metrics.lastRoundDurationMs.set(r.durationMs());
       }
       lastRound = r;
-      if (r.outcome() != Outcome.BACKING_OFF && r.outcome() != Outcome.SHUTDOWN) {
+      boolean idle = r.outcome() == Outcome.COMPLETED && r.compacted().isEmpty() && r.stale() == 0;
+      if (idle) {
+        LOG.debug("{}: {}", SERVICE_NAME, r.describe().get(0));
+      } else if (r.outcome() != Outcome.BACKING_OFF && r.outcome() != Outcome.SHUTDOWN) {
         r.describe().forEach(line -> LOG.info("{}: {}", SERVICE_NAME, line));
       }
       return r;
