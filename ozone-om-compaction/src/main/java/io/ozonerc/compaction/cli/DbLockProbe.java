@@ -55,7 +55,7 @@ final class DbLockProbe {
    * The answer.
    *
    * @param held   a process holds the DB's write lock
-   * @param detail one sentence for the operator: who holds it, or why the DB is free
+   * @param detail for the operator: who holds it ({@code held by process 4185}), or why the DB is free
    */
   record State(boolean held, String detail) { }
 
@@ -73,20 +73,20 @@ final class DbLockProbe {
     Optional<List<Long>> writers = writeLockHolders(lock, procLocks);
     List<Long> pids = writers.orElse(List.of());
     if (pids.contains(self)) {
-      return new State(true, "LOCK is held by this process (pid " + self + ")");
+      return new State(true, "held by this process (pid " + self + ")");
     }
     if (!pids.isEmpty()) {
-      return new State(true, "LOCK is held by " + describe(pids));
+      return new State(true, "held by " + describe(pids));
     }
     try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.READ)) {
       FileLock probe = ch.tryLock(0, Long.MAX_VALUE, true);
       if (probe == null) {
-        return new State(true, "LOCK is held by another process"
+        return new State(true, "held by another process"
             + (writers.isPresent() ? " (not listed in /proc/locks: another host?)" : ""));
       }
       probe.release();
     } catch (OverlappingFileLockException e) {
-      return new State(true, "LOCK is held through a FileLock of this JVM");
+      return new State(true, "held through a FileLock of this JVM");
     }
     return new State(false, "LOCK is not held by any process"
         + (writers.isPresent() ? "" : " (checked with fcntl only: /proc/locks is not readable)"));
@@ -102,7 +102,7 @@ final class DbLockProbe {
   }
 
   /**
-   * Pids of the WRITE record locks {@code procLocks} lists on the file's device and inode, or empty when the file
+   * Pids of the fcntl WRITE locks {@code procLocks} lists on the file's device and inode, or empty when the file
    * cannot be read (not Linux). Lines look like {@code 4: POSIX  ADVISORY  WRITE 3921 fe:00:9987015 0 EOF};
    * a {@code ->} after the ordinal marks a waiter, not a holder. Device numbers are hex major:minor.
    */
@@ -124,7 +124,10 @@ final class DbLockProbe {
     List<Long> pids = new ArrayList<>();
     for (String line : Files.readAllLines(procLocks)) {
       String[] f = line.trim().split("\\s+");
-      if (f.length < 6 || f[1].equals("->") || !f[3].equals("WRITE")) {
+      // fcntl record locks only (POSIX, and OFDLCK which conflicts with them): what RocksDB takes. flock(2)
+      // locks (FLOCK) live in a separate space on Linux and say nothing about RocksDB.
+      if (f.length < 6 || f[1].equals("->") || !(f[1].equals("POSIX") || f[1].equals("OFDLCK"))
+          || !f[3].equals("WRITE")) {
         continue;
       }
       String[] id = f[5].split(":");

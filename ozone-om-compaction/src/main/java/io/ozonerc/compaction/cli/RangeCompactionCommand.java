@@ -126,9 +126,9 @@ public class RangeCompactionCommand extends AbstractSubcommand implements Callab
     try {
       DbLockProbe.State lock = DbLockProbe.probe(db);
       if (lock.held()) {
-        err().println("Refusing to open " + db + ": " + lock.detail() + " (" + db.resolve(DbLockProbe.LOCK_FILE)
-            + "). An Ozone Manager or another RocksDB user has this DB open; nothing was read or written. "
-            + "Stop it, or run against a checkpoint copy of the DB.");
+        err().println("Refusing to open " + db + ": its RocksDB lock file " + db.resolve(DbLockProbe.LOCK_FILE)
+            + " is " + lock.detail() + ". An Ozone Manager or another RocksDB user has this DB open; nothing was "
+            + "read or written. Stop it, or run against a checkpoint copy of the DB.");
         return DB_IN_USE;
       }
       DbReport report = run(conf, config, lock.detail());
