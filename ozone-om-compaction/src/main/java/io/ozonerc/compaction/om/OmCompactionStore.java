@@ -67,9 +67,26 @@ public final class OmCompactionStore implements CompactionStore {
     return db;
   }
 
+  /** A RocksDB call on the current store; a failure because the store closed meanwhile means "unavailable". */
+  private <T> T onDb(DbCall<T> call) throws IOException {
+    RocksDatabase db = db();
+    try {
+      return call.apply(db);
+    } catch (IOException e) {
+      if (db.isClosed()) {
+        throw new StoreUnavailableException("OM metadata store closed during the call: " + e.getMessage());
+      }
+      throw e;
+    }
+  }
+
+  private interface DbCall<T> {
+    T apply(RocksDatabase db) throws IOException;
+  }
+
   @Override
   public List<SstFile> liveFiles(Set<String> tables) throws IOException {
-    return RocksFacts.liveFiles(db(), tables);
+    return onDb(db -> RocksFacts.liveFiles(db, tables));
   }
 
   /**
@@ -114,11 +131,14 @@ public final class OmCompactionStore implements CompactionStore {
 
   @Override
   public WritePressure writePressure() throws IOException {
-    return RocksFacts.writePressure(db());
+    return onDb(RocksFacts::writePressure);
   }
 
   @Override
   public void compact(KeyRange range, boolean forceBottommost) throws IOException {
-    RocksFacts.compact(db(), range, forceBottommost);
+    onDb(db -> {
+      RocksFacts.compact(db, range, forceBottommost);
+      return null;
+    });
   }
 }

@@ -382,6 +382,46 @@ class RangeCompactionServiceTest {
     assertEquals(0, deletionsIn(bucket(HOT)));
   }
 
+  /**
+   * The same swap under the running service's own thread (rounds every 100 ms): it compacts the original store;
+   * while the store is closed its rounds end as store-unavailable and touch no closed handle; once the new store
+   * is in place the same running service finds and compacts new tombstones there by itself.
+   */
+  @Test
+  void aRunningServicePausesDuringTheSwapAndResumesOnTheNewStore() throws Exception {
+    java.util.concurrent.atomic.AtomicReference<org.apache.hadoop.ozone.om.OMMetadataManager> current =
+        new java.util.concurrent.atomic.AtomicReference<>(store.metadata());
+    RangeCompactionService svc = service(new OmCompactionStore(current::get),
+        "ozone.om.range.compaction.interval", "100ms");
+    svc.start();
+    org.apache.ozone.test.GenericTestUtils.waitFor(() -> deletions(bucket(HOT)) == 0, 20, 30_000);
+
+    current.set(null); // the OM between stopping the old metadata manager and building the new one
+    store.close();
+    long failedBefore = svc.getMetrics().getRoundsFailed();
+    org.apache.ozone.test.GenericTestUtils.waitFor(
+        () -> svc.getMetrics().getRoundsFailed() >= failedBefore + 2, 20, 30_000);
+    assertEquals(Outcome.STORE_UNAVAILABLE, svc.getLastRound().outcome(), svc.getLastRound().describe().toString());
+
+    store = OmTestStore.open(dir);
+    current.set(store.metadata());
+    store.deleteKeys(VOL, COLD, 0, DELETED);
+    store.flush();
+    String expected = store.digest();
+    long compactedBefore = svc.getMetrics().getRangesCompacted();
+    org.apache.ozone.test.GenericTestUtils.waitFor(() -> deletions(bucket(COLD)) == 0
+        && svc.getMetrics().getRangesCompacted() > compactedBefore, 20, 30_000);
+    assertEquals(expected, store.digest(), "every live key intact on the new store");
+  }
+
+  private long deletions(KeyRange r) {
+    try {
+      return deletionsIn(r);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   @Test
   void roundsPauseWhileTheStoreIsClosedAndResumeOnTheReopenedOne() throws IOException {
     RangeCompactionService svc = service(new OmCompactionStore(store.metadata()));
