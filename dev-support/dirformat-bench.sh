@@ -3,13 +3,13 @@
 #
 #   dev-support/dirformat-bench.sh [serialization|walk|getpath|all] [extra JMH args...]
 #
-# Environment: JMH_OPTS (default "-f 1 -wi 2 -i 3 -w 1s -r 1s"), TREE (default 10x6), OUT (default
+# Environment: JMH_OPTS (default "-f 1 -wi 3 -i 5 -w 1s -r 1s"), TREE (default 10x6), OUT (default
 # benchmarks/target/dirformat), DIRFORMAT_DATA (where the tree DB is built once; default /tmp/dirformat-data).
 # Runs under `nice -n 10`: the machine is shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"; shift || true
-JMH_OPTS="${JMH_OPTS:--f 1 -wi 2 -i 3 -w 1s -r 1s}"
+JMH_OPTS="${JMH_OPTS:--f 1 -wi 3 -i 5 -w 1s -r 1s}"
 TREE="${TREE:-10x6}"
 OUT="${OUT:-benchmarks/target/dirformat}"
 DATA="${DIRFORMAT_DATA:-/tmp/dirformat-data}"
@@ -42,4 +42,7 @@ case "$what" in
   *) echo "unknown benchmark set: $what" >&2; exit 2 ;;
 esac
 
-python3 dev-support/dirformat-compare.py --sizes "$OUT/sizes.json" "$OUT"/*.json
+for stat in mean median; do
+  python3 dev-support/dirformat-compare.py --stat "$stat" --sizes "$OUT/sizes.json" "$OUT"/*.json \
+    | tee "$OUT/compare-$stat.txt"
+done

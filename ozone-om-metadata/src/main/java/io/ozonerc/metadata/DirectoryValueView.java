@@ -119,7 +119,9 @@ public final class DirectoryValueView {
       stringsToClear = 0;
       indexed = false;
     }
-    checkHeader();
+    if (len == 0 || value[offset] != DirectoryFormat.HEADER_V1) {
+      checkHeader(); // throws the precise error
+    }
     return this;
   }
 
@@ -146,11 +148,36 @@ public final class DirectoryValueView {
 
   public long objectId() {
     if (objectIdEnd < 0) {
-      pos = start + 1;
-      objectId = Wire.unpackObjectId(varint());
-      objectIdEnd = pos;
+      readObjectId();
     }
     return objectId;
+  }
+
+  /**
+   * Fast path for the walk: a Ratis id packs into 5 or 6 varint bytes, so when 7 bytes are available the loop runs
+   * without per-byte bounds checks; otherwise (or for a non-canonical or overlong number) the checked reader decides.
+   */
+  private void readObjectId() {
+    int p = start + 1;
+    if (end - p >= 7) {
+      byte[] a = b;
+      long v = 0;
+      for (int i = 0; i < 7; i++) {
+        byte x = a[p + i];
+        v |= (long) (x & 0x7F) << (7 * i);
+        if (x >= 0) {
+          if (x == 0 && i > 0) {
+            break; // non-canonical: let varint() report it
+          }
+          objectId = Wire.unpackObjectId(v);
+          objectIdEnd = p + i + 1;
+          return;
+        }
+      }
+    }
+    pos = p;
+    objectId = Wire.unpackObjectId(varint());
+    objectIdEnd = pos;
   }
 
   public long updateId() {

@@ -12,10 +12,18 @@ import picocli.CommandLine.Option;
  * {@code migrate-directory-table --db /data/om/om.db --to trimmed|protobuf [--dry-run] [--batch-size N]}.
  * Exit codes: 0 done and verified, 1 verification failed or unreadable row, 2 DB locked by a running process,
  * 3 other I/O error. Run it with the OM stopped and a backup of om.db at hand; on an OM HA cluster, on every replica.
+ *
+ * <p>A stock Ozone 2.2.0 OM reads directoryTable values with its protobuf codec only: it cannot read a trimmed
+ * value (protobuf rejects the header byte as wire type 7). Migrate to trimmed only for an OM patched to decode
+ * directoryTable values with their keys ({@code TrimmedDirectoryCodec.decode(key, value)}, which reads both formats);
+ * migrate back to protobuf before starting a stock OM on the DB.
+ *
+ * <p>Classpath: the OM's own (e.g. {@code ozone classpath ozone-manager}) plus this module's jar.
  */
 @Command(name = "migrate-directory-table", mixinStandardHelpOptions = true,
-    description = "Offline: rewrite the directoryTable values of an om.db into the trimmed format or back to"
-        + " protobuf, verifying row count and a digest of the decoded values.")
+    description = {"Offline: rewrite the directoryTable values of an om.db into the trimmed format or back to"
+        + " protobuf, verifying row count and a digest of the decoded values.",
+        "A stock Ozone 2.2.0 OM cannot read trimmed values: migrate back to protobuf before starting one."})
 public final class MigrateDirectoryTableCommand implements Callable<Integer> {
   @Option(names = "--db", required = true, description = "The om.db directory (OM stopped).")
   private File db;
