@@ -31,38 +31,50 @@ public final class DirectoryKey {
    * @throws DirectoryValueException.Corrupt when the key does not have the four-part shape
    */
   public static DirectoryKey parse(byte[] key) {
-    int s1 = -1;
-    int s2 = -1;
-    int s3 = -1;
-    int s4 = -1;
-    for (int i = 0, found = 0; i < key.length && found < 4; i++) {
-      if (key[i] == '/') {
-        switch (found++) {
-        case 0:
-          s1 = i;
-          break;
-        case 1:
-          s2 = i;
-          break;
-        case 2:
-          s3 = i;
-          break;
-        default:
-          s4 = i;
-        }
-      }
-    }
-    if (s1 == 0 && s4 > 0) {
+    // Volume and bucket ids are only checked for shape (sign and digits); only the parent id is converted.
+    int s1 = key.length > 0 && key[0] == '/' ? 0 : -1;
+    int s2 = s1 < 0 ? -1 : skipId(key, s1 + 1);
+    int s3 = s2 < 0 ? -1 : skipId(key, s2 + 1);
+    int s4 = s3 < 0 ? -1 : skipId(key, s3 + 1);
+    if (s4 > 0) {
       try {
-        parseLong(key, s1 + 1, s2);
-        parseLong(key, s2 + 1, s3);
         long parent = parseLong(key, s3 + 1, s4);
         return new DirectoryKey(parent, new String(key, s4 + 1, key.length - s4 - 1, StandardCharsets.UTF_8));
       } catch (NumberFormatException e) {
         // fall through to the String path, which reports the precise problem
       }
     }
-    return parse(new String(key, StandardCharsets.UTF_8));
+    return parse(new String(key, StandardCharsets.UTF_8)); // slow path: parses all three ids or says what is wrong
+  }
+
+  private static final byte[] MAX_DIGITS = "9223372036854775807".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] MIN_DIGITS = "9223372036854775808".getBytes(StandardCharsets.US_ASCII);
+
+  /**
+   * From {@code from}, skips an optional '-' and the digits of a long (1..19 digits, 19-digit ones no larger than
+   * Long.MAX_VALUE, or -Long.MIN_VALUE when negative); returns the index of the '/' that must follow, or -1.
+   */
+  private static int skipId(byte[] key, int from) {
+    boolean negative = from < key.length && key[from] == '-';
+    int i = negative ? from + 1 : from;
+    int digitsFrom = i;
+    while (i < key.length && key[i] >= '0' && key[i] <= '9') {
+      i++;
+    }
+    int digits = i - digitsFrom;
+    if (digits < 1 || digits > 19 || i >= key.length || key[i] != '/') {
+      return -1;
+    }
+    if (digits == 19) {
+      byte[] limit = negative ? MIN_DIGITS : MAX_DIGITS;
+      for (int d = 0; d < 19; d++) {
+        int c = key[digitsFrom + d] - limit[d];
+        if (c != 0) {
+          return c < 0 ? i : -1;
+        }
+      }
+    }
+    return i;
   }
 
   /** Decimal long in {@code [from, to)} as Long.parseLong reads it, without allocating. */
