@@ -1,0 +1,294 @@
+package io.ozonerc.compaction.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.hdds.conf.OzoneConfiguration;
+import org.apache.hadoop.ozone.client.BucketArgs;
+import org.apache.hadoop.ozone.client.ObjectStore;
+import org.apache.hadoop.ozone.client.OzoneBucket;
+import org.apache.hadoop.ozone.client.OzoneClient;
+import org.apache.hadoop.ozone.client.OzoneClientFactory;
+import org.apache.hadoop.ozone.client.OzoneKey;
+import org.apache.hadoop.ozone.client.OzoneVolume;
+import org.apache.hadoop.ozone.om.helpers.BucketLayout;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+
+/**
+ * {@code dev-support/local-cluster} end to end: real SCM and OM processes (the OM through RangeCompactionOmStarter),
+ * a real client over RPC, the service's effect read from the OM's own {@code /prom}, and a stop that leaves no
+ * process behind.
+ *
+ * <p>Part of the default test run: about 40 s on two shared cores (start ~25 s with C1-only JVMs, workload ~5 s,
+ * stop ~6 s). {@code -Dlocal.cluster.it=false} skips it, reported as skipped with the reason. Needs bash, curl and
+ * setsid (Debian 12 has them); binds a random block of 20 loopback ports.
+ *
+ * <p>How the tombstones reach SST files: RocksDB only reports flushed data, and a separate OM process cannot be
+ * told to flush. Creating an Ozone snapshot can: the OM checkpoints its RocksDB, and a checkpoint flushes every
+ * memtable. So: create keys, snapshot (the puts become one level-0 file), delete most keys, snapshot (the
+ * tombstones become a second level-0 file, too few files for RocksDB to compact on its own), then wait for the
+ * service.
+ */
+@DisabledIfSystemProperty(named = "local.cluster.it", matches = "false",
+    disabledReason = "-Dlocal.cluster.it=false: real SCM and OM processes not started")
+class LocalClusterScriptTest {
+  private static final int PORTS = 20;           // the script's port block: LOCAL_CLUSTER_PORT_BASE .. +19
+  private static final int KEYS = 600;
+  private static final int DELETED = 570;         // the lowest 95%, a contiguous run
+  private static final Pattern PROM_URL = Pattern.compile("OM /prom\\s+(http://127\\.0\\.0\\.1:\\d+/prom)");
+
+  @Test
+  void startCompactStop() throws Exception {
+    Path root = RepoPaths.root();
+    Path work = root.resolve("ozone-om-compaction/target/local-cluster-it/run-" + System.currentTimeMillis());
+    Map<String, String> env = new HashMap<>();
+    env.put("LOCAL_CLUSTER_DIR", work.toString());
+    env.put("LOCAL_CLUSTER_PORT_BASE", Integer.toString(freePortBlock()));
+    env.put("LOCAL_CLUSTER_CLASSPATH", System.getProperty("java.class.path"));
+    // C1 only: these JVMs live a minute; start-up time matters, peak speed does not.
+    env.put("LOCAL_CLUSTER_JAVA_OPTS", "-XX:TieredStopAtLevel=1");
+    env.put("LOCAL_CLUSTER_CONF", "ozone.om.range.compaction.interval=1s");
+
+    boolean passed = false;
+    // If this JVM is killed mid-test (surefire timeout, Ctrl-C), the daemons must still go.
+    Thread reaper = new Thread(() -> {
+      try {
+        script(root, work, env, 150, "stop", true);
+      } catch (Exception e) {
+        System.err.println("local-cluster stop from shutdown hook failed: " + e);
+      }
+    });
+    Runtime.getRuntime().addShutdownHook(reaper);
+    try {
+      long t0 = System.nanoTime();
+      String out = script(root, work, env, 240, "start");
+      long startMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+      Matcher m = PROM_URL.matcher(out);
+      assertTrue(m.find(), "start prints the OM's /prom URL:\n" + out);
+      URI prom = URI.create(m.group(1));
+      Map<String, String> ports = clusterEnv(work);
+      assertTrue(script(root, work, env, 30, "status").contains("om  running"));
+
+      long t1 = System.nanoTime();
+      runWorkload("127.0.0.1:" + ports.get("OM_RPC_PORT"));
+      long workloadMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t1);
+
+      long t2 = System.nanoTime();
+      String metrics = waitForCompactedRange(prom, 90);
+      long waitMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t2);
+      long compacted = promValue(metrics, "range_compaction_ranges_compacted");
+      assertTrue(compacted > 0, metrics);
+
+      List<Long> pids = pids(work);
+      assertEquals(2, pids.size(), "scm and om pid files");
+      long t3 = System.nanoTime();
+      script(root, work, env, 150, "stop");
+      long stopMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t3);
+      for (long pid : pids) {
+        Optional<ProcessHandle> p = ProcessHandle.of(pid);
+        assertFalse(p.isPresent() && p.get().isAlive(), "process " + pid + " still alive after stop");
+      }
+      assertFalse(script(root, work, env, 30, "status", true).contains("running"));
+      System.out.printf("local-cluster timings: start %d ms, workload %d ms, until compacted %d ms, stop %d ms%n%s%n",
+          startMs, workloadMs, waitMs, stopMs, metrics);
+      passed = true;
+    } finally {
+      // Never leave processes behind; keep the working directory (logs) when something failed.
+      script(root, work, env, 150, "stop", true);
+      Runtime.getRuntime().removeShutdownHook(reaper);
+      if (passed) {
+        script(root, work, env, 60, "clean", true);
+      } else {
+        System.err.println("local-cluster logs kept in " + work.resolve("logs"));
+      }
+    }
+  }
+
+  /**
+   * Volume, OBS bucket, {@value #KEYS} zero-size keys, snapshot (flush), delete the lowest {@value #DELETED},
+   * snapshot (flush); listKeys must then return exactly the live keys.
+   */
+  private static void runWorkload(String omAddress) throws Exception {
+    OzoneConfiguration conf = new OzoneConfiguration();
+    conf.set("ozone.om.address", omAddress);
+    try (OzoneClient client = OzoneClientFactory.getRpcClient(conf)) {
+      ObjectStore store = client.getObjectStore();
+      store.createVolume("vol1");
+      OzoneVolume volume = store.getVolume("vol1");
+      volume.createBucket("obs", BucketArgs.newBuilder().setBucketLayout(BucketLayout.OBJECT_STORE).build());
+      OzoneBucket bucket = volume.getBucket("obs");
+
+      ExecutorService pool = Executors.newFixedThreadPool(4);
+      try {
+        List<Future<?>> writes = new ArrayList<>();
+        for (int i = 0; i < KEYS; i++) {
+          String key = key(i);
+          writes.add(pool.submit(() -> {
+            bucket.createKey(key, 0).close();
+            return null;
+          }));
+        }
+        for (Future<?> f : writes) {
+          f.get(60, TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      store.createSnapshot("vol1", "obs", "before-deletes");
+
+      List<String> doomed = new ArrayList<>();
+      for (int i = 0; i < DELETED; i++) {
+        doomed.add(key(i));
+      }
+      bucket.deleteKeys(doomed);
+      store.createSnapshot("vol1", "obs", "after-deletes");
+
+      Set<String> expected = new TreeSet<>();
+      for (int i = DELETED; i < KEYS; i++) {
+        expected.add(key(i));
+      }
+      Set<String> listed = new TreeSet<>();
+      Iterator<? extends OzoneKey> it = bucket.listKeys("");
+      while (it.hasNext()) {
+        listed.add(it.next().getName());
+      }
+      assertEquals(expected, listed, "listKeys after the deletes");
+    }
+  }
+
+  private static String key(int i) {
+    return String.format("key-%05d", i);
+  }
+
+  /**
+   * Polls the OM's /prom until a range was compacted and the service counts (nearly) all deleted keys' tombstones
+   * as removed; returns the range_compaction lines of the last scrape.
+   */
+  private static String waitForCompactedRange(URI prom, int timeoutSeconds) throws Exception {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+    String last = "";
+    while (System.nanoTime() < deadline) {
+      try {
+        last = http.send(HttpRequest.newBuilder(prom).timeout(Duration.ofSeconds(5)).build(),
+            HttpResponse.BodyHandlers.ofString()).body();
+        if (promValue(last, "range_compaction_ranges_compacted") > 0
+            && promValue(last, "range_compaction_tombstones_removed") >= DELETED - 10) {
+          return String.join("\n", last.lines().filter(l -> l.startsWith("range_compaction")).toList());
+        }
+      } catch (IOException e) {
+        last = e.toString();
+      }
+      Thread.sleep(500);
+    }
+    return fail("no compacted range on " + prom + " after " + timeoutSeconds + " s; range_compaction lines:\n"
+        + String.join("\n", last.lines().filter(l -> l.startsWith("range_compaction")).toList()));
+  }
+
+  /** The value of an unlabelled-or-labelled Prometheus sample line {@code name{...} value}; -1 if absent. */
+  static long promValue(String prom, String name) {
+    return prom.lines().filter(l -> l.startsWith(name + "{") || l.startsWith(name + " "))
+        .map(l -> l.substring(l.lastIndexOf(' ') + 1)).mapToLong(v -> (long) Double.parseDouble(v))
+        .findFirst().orElse(-1);
+  }
+
+  private static Map<String, String> clusterEnv(Path work) throws IOException {
+    Map<String, String> out = new HashMap<>();
+    for (String line : Files.readAllLines(work.resolve("cluster.env"))) {
+      int eq = line.indexOf('=');
+      if (!line.startsWith("#") && eq > 0) {
+        out.put(line.substring(0, eq), line.substring(eq + 1));
+      }
+    }
+    return out;
+  }
+
+  private static List<Long> pids(Path work) throws IOException {
+    List<Long> out = new ArrayList<>();
+    try (var files = Files.list(work.resolve("pids"))) {
+      for (Path p : files.toList()) {
+        out.add(Long.parseLong(Files.readString(p).trim()));
+      }
+    }
+    return out;
+  }
+
+  /** A block of {@value #PORTS} consecutive ports free on loopback now (other clusters may run on this machine). */
+  private static int freePortBlock() throws IOException {
+    InetAddress lo = InetAddress.getLoopbackAddress();
+    for (int attempt = 0; attempt < 50; attempt++) {
+      int base = ThreadLocalRandom.current().nextInt(20000, 60000 - PORTS);
+      boolean free = true;
+      for (int p = base; p < base + PORTS && free; p++) {
+        try (ServerSocket s = new ServerSocket()) {
+          s.bind(new InetSocketAddress(lo, p));
+        } catch (IOException e) {
+          free = false;
+        }
+      }
+      if (free) {
+        return base;
+      }
+    }
+    throw new IOException("no block of " + PORTS + " free loopback ports found");
+  }
+
+  private static String script(Path root, Path work, Map<String, String> env, int timeoutSeconds, String command)
+      throws IOException, InterruptedException {
+    return script(root, work, env, timeoutSeconds, command, false);
+  }
+
+  /** Runs the script; output (stdout and stderr) returned; fails on a non-zero exit unless told to tolerate it. */
+  private static String script(Path root, Path work, Map<String, String> env, int timeoutSeconds, String command,
+      boolean tolerateFailure) throws IOException, InterruptedException {
+    Files.createDirectories(work);
+    // Beside the working directory, not in it: `clean` deletes that.
+    Path log = work.resolveSibling(work.getFileName() + "." + command + ".out");
+    ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("dev-support/local-cluster").toString(), command)
+        .redirectErrorStream(true).redirectOutput(log.toFile());
+    pb.environment().keySet().removeIf(k -> k.startsWith("LOCAL_CLUSTER_") || k.startsWith("RANGE_COMPACTION_"));
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    boolean finished = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
+    if (!finished) {
+      p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      if (!tolerateFailure) {
+        fail("local-cluster " + command + " did not finish in " + timeoutSeconds + " s:\n" + Files.readString(log));
+      }
+    }
+    String out = Files.readString(log);
+    if (!tolerateFailure && p.exitValue() != 0) {
+      fail("local-cluster " + command + " exited " + p.exitValue() + ":\n" + out);
+    }
+    return out;
+  }
+}
