@@ -28,7 +28,8 @@ public final class OmAttachment {
     return service;
   }
 
-  static boolean isHaLeader(OzoneManager om) {
+  /** True when {@code om} is the Ratis leader of a ring with followers (a single OM is never "the leader" here). */
+  public static boolean isHaLeader(OzoneManager om) {
     return !om.getPeerNodes().isEmpty() && om.isLeaderReady();
   }
 }
