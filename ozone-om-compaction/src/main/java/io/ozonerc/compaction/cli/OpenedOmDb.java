@@ -58,8 +58,26 @@ final class OpenedOmDb implements AutoCloseable {
     if (parent == null || abs.getFileName() == null) {
       throw new NotAnOmDbException(dbDir + " has no parent directory");
     }
-    return new OpenedOmDb(new ToolMetadataManager(conf, parent.toFile(), abs.getFileName().toString(),
-        !readWrite));
+    try {
+      return new OpenedOmDb(new ToolMetadataManager(conf, parent.toFile(), abs.getFileName().toString(),
+          !readWrite));
+    } catch (IOException e) {
+      if (readWrite && causedByLock(e)) {
+        throw new DbInUseException("RocksDB could not take " + abs.resolve(DbLockProbe.LOCK_FILE)
+            + ": a process opened the DB after the lock check", e);
+      }
+      throw e;
+    }
+  }
+
+  /** RocksDB's read-write open reports a held lock as {@code IO error: While lock file: <db>/LOCK: ...}. */
+  private static boolean causedByLock(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getMessage() != null && t.getMessage().contains("lock file")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   OmCompactionStore store() {
@@ -100,6 +118,13 @@ final class OpenedOmDb implements AutoCloseable {
   @Override
   public void close() throws IOException {
     metadata.stop();
+  }
+
+  /** Another process holds the DB's RocksDB lock. */
+  static final class DbInUseException extends IOException {
+    DbInUseException(String message, Throwable cause) {
+      super(message, cause);
+    }
   }
 
   /** The path given is not an OM RocksDB. */

@@ -142,12 +142,10 @@ public class RangeCompactionCommand extends AbstractSubcommand implements Callab
     } catch (OpenedOmDb.NotAnOmDbException e) {
       err().println(e.getMessage());
       return FAILED;
+    } catch (OpenedOmDb.DbInUseException e) {
+      err().println("Refusing to compact " + db + ": " + e.getMessage() + "; nothing was written.");
+      return DB_IN_USE;
     } catch (IOException | RuntimeException e) {
-      if (compact && mentionsLock(e)) {
-        err().println("Refusing to compact " + db + ": RocksDB could not take its lock, a process opened the DB "
-            + "after the probe: " + e.getMessage());
-        return DB_IN_USE;
-      }
       err().println("range-compaction failed on " + db + ": " + e);
       if (isVerbose()) {
         e.printStackTrace(err());
@@ -222,14 +220,5 @@ public class RangeCompactionCommand extends AbstractSubcommand implements Callab
       out.add(new DbReport.Compaction(planned, now, after));
     }
     return out;
-  }
-
-  private static boolean mentionsLock(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t.getMessage() != null && t.getMessage().toLowerCase(Locale.ROOT).contains("lock")) {
-        return true;
-      }
-    }
-    return false;
   }
 }

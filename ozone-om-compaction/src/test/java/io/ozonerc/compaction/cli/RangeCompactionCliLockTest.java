@@ -5,6 +5,7 @@ import static io.ozonerc.compaction.cli.CliFixtures.args;
 import static io.ozonerc.compaction.cli.CliFixtures.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ozonerc.compaction.testing.OmTestStore;
@@ -21,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,6 +55,12 @@ class RangeCompactionCliLockTest {
 
       // The refusals did not disturb the holder: its lock is still there for anyone to see.
       assertTrue(DbLockProbe.probe(db).held());
+
+      // The race the probe cannot close (an OM that starts between the check and --compact's open): RocksDB's
+      // own lock refuses the read-write open, and the CLI maps that to the same exit status.
+      OpenedOmDb.DbInUseException raced = assertThrows(OpenedOmDb.DbInUseException.class,
+          () -> OpenedOmDb.open(db, new OzoneConfiguration(), true).close());
+      assertTrue(raced.getMessage().contains(db.resolve("LOCK").toString()), raced.getMessage());
     }
     CliFixtures.Run after = run(args(db, LOW_THRESHOLDS));
     assertEquals(RangeCompactionCommand.OK, after.status(), after.toString());
@@ -99,6 +107,26 @@ class RangeCompactionCliLockTest {
     assertFalse(Files.exists(copy.resolve("LOCK")), "a read-only open must not create a LOCK file");
   }
 
+  /**
+   * The om.db of an OM killed before its last flush: its newest deletes exist only in the write-ahead log. A
+   * read-only open replays them into a memtable, where the planner cannot see them; the report says so instead
+   * of silently planning without them.
+   */
+  @Test
+  void reportsDeletesThatAKilledHolderNeverFlushed() throws Exception {
+    Path db = CliFixtures.buildOmDb(dir);
+    Holder holder = Holder.start(dir, CliFixtures.COLD, "600");
+    holder.kill();
+    Map<String, String> before = CliFixtures.fileFacts(dir);
+    CliFixtures.Run r = run(args(db, LOW_THRESHOLDS));
+    assertEquals(before, CliFixtures.fileFacts(dir), "replaying the log read-only wrote to the DB");
+    assertEquals(RangeCompactionCommand.OK, r.status(), r.toString());
+    assertTrue(r.out().contains("  memtable (not in any SST file, not planned on): 600 entries, 600 deletes"),
+        r.out());
+    // The SST facts are those of the fixture: the cold bucket's 600 tombstones are not among them.
+    assertTrue(r.out().contains("keyTable: 2 SST files in L0, 2950 entries, 950 tombstones"), r.out());
+  }
+
   /** The stand-in OM: a child JVM on this test's classpath. */
   static final class Holder implements AutoCloseable {
     private final Process process;
@@ -107,10 +135,12 @@ class RangeCompactionCliLockTest {
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
     final long pid;
 
-    private Holder(Path dir) throws Exception {
+    private Holder(Path dir, String... more) throws Exception {
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-          DbHolderMain.class.getName(), dir.toString()).redirectErrorStream(true).start();
+      List<String> command = new java.util.ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+          DbHolderMain.class.getName(), dir.toString()));
+      command.addAll(List.of(more));
+      process = new ProcessBuilder(command).redirectErrorStream(true).start();
       Thread reader = new Thread(this::readOutput, "db-holder-output");
       reader.setDaemon(true);
       reader.start();
@@ -119,8 +149,14 @@ class RangeCompactionCliLockTest {
       assertEquals(process.pid(), pid, "READY must come from the child itself");
     }
 
-    static Holder start(Path dir) throws Exception {
-      return new Holder(dir);
+    static Holder start(Path dir, String... more) throws Exception {
+      return new Holder(dir, more);
+    }
+
+    /** SIGKILL, as a crash would: no close, no flush; the kernel drops the process's locks. */
+    void kill() throws InterruptedException {
+      process.destroyForcibly();
+      assertTrue(process.waitFor(60, TimeUnit.SECONDS), "holder survived SIGKILL");
     }
 
     private void readOutput() {
