@@ -22,7 +22,7 @@ public final class RangeCompactionCli {
     System.exit(status);
   }
 
-  /** Parses and runs one command line; returns the exit status (see {@link RangeCompactionCommand#OK} and on). */
+  /** Parses and runs one command line; returns the exit status (see {@link RangeCompactionTool#OK} and on). */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
     CommandLine cli = new CommandLine(new RangeCompactionCommand());
     cli.setOut(out);

@@ -6,17 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ozonerc.compaction.plan.Keys;
+import io.ozonerc.compaction.testing.OmTestStore;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.ServiceLoader;
 import org.apache.hadoop.hdds.cli.DebugSubcommand;
 import org.apache.hadoop.hdds.cli.ExtensibleParentCommand;
 import org.apache.hadoop.hdds.cli.GenericCli;
+import org.apache.hadoop.hdds.cli.RepairSubcommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.LiveFileMetaData;
 import picocli.CommandLine;
 
 /** How the command is found and driven: `ozone debug`'s ServiceLoader wiring, configuration, argument errors. */
@@ -52,6 +57,49 @@ class RangeCompactionCliCommandTest {
     assertEquals(RangeCompactionCommand.OK, status, out + "\n" + err);
     assertTrue(out.toString().contains("settings: min.tombstones=100 tombstone.ratio=0.3 "), out.toString());
     assertTrue(out.toString().contains("  1. keyTable /vol/hot/ [/vol/hot/, /vol/hot0) "), out.toString());
+  }
+
+  /** Like Ozone 2.2.0's {@code OzoneRepair}: an ExtensibleParentCommand over RepairSubcommand. */
+  @CommandLine.Command(name = "ozone repair")
+  static final class RepairLikeRoot extends GenericCli implements ExtensibleParentCommand {
+    @Override
+    public Class<?> subcommandType() {
+      return RepairSubcommand.class;
+    }
+  }
+
+  /** The repair form writes by default, like Ozone's repair tools, and --dry-run keeps every file as it was. */
+  @Test
+  void ozoneRepairCompactsUnlessDryRun() throws IOException {
+    Path db = CliFixtures.buildOmDb(dir);
+    Map<String, String> before = CliFixtures.fileFacts(dir);
+    StringWriter out = new StringWriter();
+    int status = repair(out, "range-compaction", "--db", db.toString(), "--min-tombstones", "100", "--dry-run");
+    assertEquals(RangeCompactionCommand.OK, status, out.toString());
+    assertTrue(out.toString().contains("access: read-only;"), out.toString());
+    assertTrue(out.toString().contains("  1. keyTable /vol/hot/ [/vol/hot/, /vol/hot0) "), out.toString());
+    assertEquals(before, CliFixtures.fileFacts(dir), "repair --dry-run wrote to the DB");
+
+    assertEquals(CommandLine.ExitCode.USAGE, repair(new StringWriter(), "range-compaction", "--db", db.toString(),
+        "--compact"), "--compact belongs to the debug form only");
+
+    StringWriter done = new StringWriter();
+    status = repair(done, "range-compaction", "--db", db.toString(), "--min-tombstones", "100");
+    assertEquals(RangeCompactionCommand.OK, status, done.toString());
+    assertTrue(done.toString().contains("access: read-write (compacting);"), done.toString());
+    assertTrue(done.toString().contains("compacted: 1 of 1 planned range"), done.toString());
+    try (OmTestStore s = OmTestStore.open(dir)) {
+      long tombstones = s.filesOverlapping("keyTable", Keys.utf8("/vol/hot/"), Keys.utf8("/vol/hot0")).stream()
+          .mapToLong(LiveFileMetaData::numDeletions).sum();
+      assertEquals(0, tombstones, "tombstones left in the hot range after ozone repair range-compaction");
+    }
+  }
+
+  private static int repair(StringWriter out, String... args) {
+    RepairLikeRoot root = new RepairLikeRoot();
+    root.getCmd().setOut(new PrintWriter(out, true));
+    root.getCmd().setErr(new PrintWriter(out, true));
+    return root.execute(args);
   }
 
   @Test

@@ -57,7 +57,7 @@ class RangeCompactionCliCompactTest {
     CliFixtures.Run r = run(args(db, concatLow("--compact", "--json")));
     assertEquals(RangeCompactionCommand.OK, r.status(), r.toString());
     JsonNode root = new ObjectMapper().readTree(r.out());
-    assertEquals("read-write (--compact)", root.get("access").asText());
+    assertEquals("read-write (compacting)", root.get("access").asText());
     JsonNode compacted = root.get("compacted");
     assertEquals(1, compacted.size(), r.out());
     assertEquals("/vol/hot/", compacted.get(0).get("range").get("bucket").asText());

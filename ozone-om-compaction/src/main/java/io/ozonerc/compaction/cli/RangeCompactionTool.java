@@ -1,0 +1,227 @@
+package io.ozonerc.compaction.cli;
+
+import io.ozonerc.compaction.RangeCompactionConfig;
+import io.ozonerc.compaction.om.OmCompactionStore;
+import io.ozonerc.compaction.plan.CompactionPlan;
+import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.PlannerSettings;
+import io.ozonerc.compaction.plan.RangeAssessment;
+import io.ozonerc.compaction.plan.RangePlanner;
+import io.ozonerc.compaction.plan.RangeStats;
+import io.ozonerc.compaction.plan.SstFile;
+import io.ozonerc.compaction.plan.Verdict;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.hdds.cli.AbstractSubcommand;
+import org.apache.hadoop.hdds.conf.OzoneConfiguration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The range compaction operator command, shared by its two forms: {@link RangeCompactionCommand}
+ * ({@code ozone debug range-compaction}, writes only with {@code --compact}) and
+ * {@link RangeCompactionRepairCommand} ({@code ozone repair range-compaction}, writes unless {@code --dry-run}).
+ * {@link RangeCompactionCli} runs the debug form standalone.
+ *
+ * <p>A round of the service in miniature, on a DB no OM holds: probe the lock, open, snapshot SST facts and
+ * bucket prefixes, plan with the service's own planner and thresholds, print; when compacting, re-check each
+ * planned range on fresh facts and compact it through the service's own adapter.
+ *
+ * <p>Analysis opens RocksDB read-only (which takes no lock and writes no file) after {@link DbLockProbe} found no
+ * holder. Compacting opens read-write, which takes the RocksDB lock, so an OM cannot start on the DB meanwhile.
+ */
+@Command(sortOptions = false)
+public abstract class RangeCompactionTool extends AbstractSubcommand implements Callable<Integer> {
+  /** Exit status: done. */
+  public static final int OK = 0;
+  /** Exit status: the DB could not be read or compacted. */
+  public static final int FAILED = 1;
+  /** Exit status: invalid arguments or configuration (picocli's usage error code). */
+  public static final int USAGE = 2;
+  /** Exit status: another process holds the DB's RocksDB lock; nothing was opened. */
+  public static final int DB_IN_USE = 3;
+
+  private static final Logger LOG = LoggerFactory.getLogger(RangeCompactionTool.class);
+  private static final String P = RangeCompactionConfig.PREFIX;
+
+  @Option(names = "--db", required = true, paramLabel = "DIR",
+      description = "The OM RocksDB directory (om.db) or a checkpoint copy of it.")
+  private Path db;
+
+  @Option(names = "--dry-run", description = "Print the plan one service round would run, in order; write nothing.")
+  private boolean dryRun;
+
+  @Option(names = "--json", description = "Print JSON instead of text.")
+  private boolean json;
+
+  @Option(names = "--top", defaultValue = "10", paramLabel = "N",
+      description = "Ranges listed per table, worst first; 0 lists all (default: ${DEFAULT-VALUE}).")
+  private int top;
+
+  @Option(names = "--table", split = ",", paramLabel = "TABLE",
+      description = "Only these tables (repeat or comma-separate); default: ozone.om.range.compaction.tables.")
+  private List<String> tables;
+
+  @Option(names = "--min-tombstones", paramLabel = "N", description = "Overrides " + P + ".min.tombstones.")
+  private String minTombstones;
+
+  @Option(names = "--tombstone-ratio", paramLabel = "R", description = "Overrides " + P + ".tombstone.ratio.")
+  private String tombstoneRatio;
+
+  @Option(names = "--max-compaction-entries", paramLabel = "N",
+      description = "Overrides " + P + ".max.compaction.entries.")
+  private String maxCompactionEntries;
+
+  @Option(names = "--ranges-per-run", paramLabel = "N", description = "Overrides " + P + ".ranges.per.run.")
+  private String rangesPerRun;
+
+  @Option(names = "--bytes-per-run", paramLabel = "SIZE", description = "Overrides " + P + ".bytes.per.run.")
+  private String bytesPerRun;
+
+  @Option(names = "--bottommost", paramLabel = "MODE", description = "Overrides " + P + ".bottommost.mode.")
+  private String bottommost;
+
+  @Option(names = {"-D", "--set"}, paramLabel = "KEY=VALUE",
+      description = "Sets a configuration key (also accepted before the subcommand by `ozone debug|repair`).")
+  private Map<String, String> overrides = new LinkedHashMap<>();
+
+  @Override
+  public Integer call() {
+    String argumentError = argumentError();
+    if (argumentError != null) {
+      err().println(argumentError);
+      return USAGE;
+    }
+    if (top < 0) {
+      err().println("--top must be >= 0 (0 lists every range), not " + top);
+      return USAGE;
+    }
+    OzoneConfiguration conf = configuration();
+    RangeCompactionConfig config;
+    try {
+      config = RangeCompactionConfig.from(conf);
+    } catch (IllegalArgumentException e) {
+      err().println(e.getMessage());
+      return USAGE;
+    }
+    try {
+      DbLockProbe.State lock = DbLockProbe.probe(db);
+      if (lock.held()) {
+        err().println("Refusing to open " + db + ": its RocksDB lock file " + db.resolve(DbLockProbe.LOCK_FILE)
+            + " is " + lock.detail() + ". An Ozone Manager or another RocksDB user has this DB open; nothing was "
+            + "read or written. Stop it, or run against a checkpoint copy of the DB.");
+        return DB_IN_USE;
+      }
+      DbReport report = run(conf, config, lock.detail());
+      if (json) {
+        out().println(JsonReport.render(report));
+      } else {
+        TextReport.render(report).forEach(out()::println);
+      }
+      out().flush();
+      return OK;
+    } catch (OpenedOmDb.NotAnOmDbException e) {
+      err().println(e.getMessage());
+      return FAILED;
+    } catch (OpenedOmDb.DbInUseException e) {
+      err().println("Refusing to compact " + db + ": " + e.getMessage() + "; nothing was written.");
+      return DB_IN_USE;
+    } catch (IOException | RuntimeException e) {
+      err().println("range-compaction failed on " + db + ": " + e);
+      if (isVerbose()) {
+        e.printStackTrace(err());
+      }
+      return FAILED;
+    }
+  }
+
+  /** Whether this run compacts (opens read-write and writes). */
+  protected abstract boolean compacts();
+
+  /** A contradiction among the form's own flags, or {@code null}. */
+  protected String argumentError() {
+    return null;
+  }
+
+  protected boolean dryRunRequested() {
+    return dryRun;
+  }
+
+  /** The service's configuration as this command sees it: ozone-site.xml, then -D, then the options. */
+  private OzoneConfiguration configuration() {
+    OzoneConfiguration conf = new OzoneConfiguration(getOzoneConf());
+    overrides.forEach(conf::set);
+    setIf(conf, ".min.tombstones", minTombstones);
+    setIf(conf, ".tombstone.ratio", tombstoneRatio);
+    setIf(conf, ".max.compaction.entries", maxCompactionEntries);
+    setIf(conf, ".ranges.per.run", rangesPerRun);
+    setIf(conf, ".bytes.per.run", bytesPerRun);
+    setIf(conf, ".bottommost.mode", bottommost);
+    if (tables != null && !tables.isEmpty()) {
+      conf.set(P + ".tables", String.join(",", tables));
+    }
+    return conf;
+  }
+
+  private static void setIf(OzoneConfiguration conf, String suffix, String value) {
+    if (value != null) {
+      conf.set(P + suffix, value);
+    }
+  }
+
+  private DbReport run(OzoneConfiguration conf, RangeCompactionConfig config, String lockDetail)
+      throws IOException {
+    PlannerSettings settings = config.plannerSettings();
+    Set<String> tableSet = config.tableSet();
+    boolean compacting = compacts();
+    try (OpenedOmDb opened = OpenedOmDb.open(db, conf, compacting)) {
+      OmCompactionStore store = opened.store();
+      List<SstFile> files = store.liveFiles(tableSet);
+      Map<String, List<KeyRange>> buckets = store.bucketRanges(tableSet);
+      CompactionPlan plan = RangePlanner.plan(files, buckets, List.of(), settings);
+      Map<String, long[]> memtable = opened.memtableCounts(tableSet);
+      List<DbReport.Compaction> done = compacting ? compactPlanned(store, plan, buckets, settings) : null;
+      return DbReport.of(db.toString(), compacting ? "read-write (compacting)" : "read-only", lockDetail, settings,
+          List.copyOf(tableSet), files, memtable, plan, top, dryRun || compacting, done);
+    }
+  }
+
+  /**
+   * The service's round without its clock: each planned range, best first, is assessed again on fresh facts (an
+   * earlier compaction of this run may have rewritten its files) and compacted only if it still qualifies.
+   */
+  private List<DbReport.Compaction> compactPlanned(OmCompactionStore store, CompactionPlan plan,
+      Map<String, List<KeyRange>> buckets, PlannerSettings settings) throws IOException {
+    List<DbReport.Compaction> out = new ArrayList<>();
+    for (RangeAssessment planned : plan.planned()) {
+      KeyRange range = planned.range();
+      List<KeyRange> tableBuckets = RangePlanner.sortedBuckets(buckets.getOrDefault(range.table(), List.of()));
+      RangeAssessment now = RangePlanner.assess(range, store.liveFiles(Set.of(range.table())), tableBuckets,
+          settings);
+      if (now.verdict() != Verdict.PLANNED) {
+        Verdict v = now.verdict() == Verdict.BELOW_THRESHOLD ? Verdict.STALE : now.verdict();
+        LOG.info("Not compacting {}: {} on re-check: {}", range, v, now.why());
+        out.add(new DbReport.Compaction(planned, new RangeAssessment(range, now.stats(), v, now.why(),
+            now.forceBottommost()), null));
+        continue;
+      }
+      LOG.info("Compacting {} (bottommost={}): {}", range, now.forceBottommost() ? "force" : "skip", now.why());
+      store.compact(range, now.forceBottommost());
+      RangeStats after = RangeStats.of(store.liveFiles(Set.of(range.table())), tableBuckets, range.begin(),
+          range.end());
+      LOG.info(String.format(Locale.ROOT, "Compacted %s: tombstones %d -> %d", range,
+          Math.round(now.stats().tombstones()), Math.round(after.tombstones())));
+      out.add(new DbReport.Compaction(planned, now, after));
+    }
+    return out;
+  }
+}
