@@ -269,31 +269,18 @@ class RangeCompactionServiceTest {
   void shutdownDuringARoundStopsAfterTheRunningCompaction() throws Exception {
     seedFsoHotBucket();
     String before = store.digest();
-    CountDownLatch inCompaction = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    CompactionStore holding = new ForwardingStore(new OmCompactionStore(store.metadata())) {
-      @Override
-      public void compact(KeyRange range, boolean force) throws IOException {
-        inCompaction.countDown();
-        try {
-          release.await();
-        } catch (InterruptedException e) {
-          throw new IOException(e);
-        }
-        super.compact(range, force);
-      }
-    };
+    HoldingStore holding = new HoldingStore(new OmCompactionStore(store.metadata()));
     RangeCompactionService svc = service(holding, "ozone.om.range.compaction.timeout", "60s");
     RoundResult[] result = new RoundResult[1];
     Thread round = new Thread(() -> result[0] = svc.runRoundNow());
     round.start();
-    assertTrue(inCompaction.await(60, TimeUnit.SECONDS));
+    assertTrue(holding.inCompaction.await(60, TimeUnit.SECONDS));
     Thread stopper = new Thread(svc::shutdown);
     stopper.start();
     while (!svc.isStopping()) {
       Thread.onSpinWait();
     }
-    release.countDown(); // the first compaction now runs to its end; the round must not start the second
+    holding.release.countDown(); // the first compaction now runs to its end; the round must not start the second
     round.join();
     stopper.join();
     service = null;
@@ -309,27 +296,14 @@ class RangeCompactionServiceTest {
   @Test
   void shutdownReturnsAfterTheTimeoutEvenIfACompactionIsStillRunning() throws Exception {
     String before = store.digest();
-    CountDownLatch inCompaction = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    CompactionStore holding = new ForwardingStore(new OmCompactionStore(store.metadata())) {
-      @Override
-      public void compact(KeyRange range, boolean force) throws IOException {
-        inCompaction.countDown();
-        try {
-          release.await();
-        } catch (InterruptedException e) {
-          throw new IOException(e);
-        }
-        super.compact(range, force);
-      }
-    };
+    HoldingStore holding = new HoldingStore(new OmCompactionStore(store.metadata()));
     RangeCompactionService svc = service(holding, "ozone.om.range.compaction.timeout", "1s");
     svc.start(); // the background thread runs the first round at once
-    assertTrue(inCompaction.await(60, TimeUnit.SECONDS));
+    assertTrue(holding.inCompaction.await(60, TimeUnit.SECONDS));
     svc.shutdown(); // must come back although the compaction is held
     service = null;
-    assertEquals(1, release.getCount(), "shutdown returned while the compaction was still held");
-    release.countDown();
+    assertEquals(1, holding.release.getCount(), "shutdown returned while the compaction was still held");
+    holding.release.countDown();
     svc.getExecutorService().awaitTermination(60, TimeUnit.SECONDS);
     store.reopen();
     assertEquals(before, store.digest(), "reopened store has every live key");
