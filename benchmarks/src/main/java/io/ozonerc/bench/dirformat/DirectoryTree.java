@@ -78,10 +78,21 @@ public final class DirectoryTree implements AutoCloseable {
       build(dir, s[0], s[1]);
       Files.writeString(done.toPath(), "built\n");
     }
-    return new DirectoryTree(dir, s[0], s[1], blockCacheBytes);
+    return new DirectoryTree(dir, s[0], s[1], blockCacheBytes, false);
   }
 
-  private DirectoryTree(File dir, int fanout, int levels, long blockCacheBytes) throws RocksDBException {
+  /**
+   * Opens an already built tree read-only (after {@link #open} built it): read-only opens take no LOCK, so several
+   * instances, each with its own block cache, can read the same DB at once.
+   */
+  public static DirectoryTree openReadOnly(String shape, long blockCacheBytes) throws IOException, RocksDBException {
+    open(shape, 1L << 20).close();
+    int[] s = parseShape(shape);
+    return new DirectoryTree(new File(dataDir(), "tree-" + s[0] + "x" + s[1]), s[0], s[1], blockCacheBytes, true);
+  }
+
+  private DirectoryTree(File dir, int fanout, int levels, long blockCacheBytes, boolean readOnly)
+      throws RocksDBException {
     RocksDB.loadLibrary();
     this.fanout = fanout;
     this.levels = levels;
@@ -103,7 +114,8 @@ public final class DirectoryTree implements AutoCloseable {
     this.dbOptions = new DBOptions().setCreateIfMissing(false).setMaxOpenFiles(-1);
     List<ColumnFamilyDescriptor> cfs = descriptors(cfOptions);
     this.handles = new ArrayList<>();
-    this.db = RocksDB.open(dbOptions, dir.getAbsolutePath(), cfs, handles);
+    this.db = readOnly ? RocksDB.openReadOnly(dbOptions, dir.getAbsolutePath(), cfs, handles)
+        : RocksDB.open(dbOptions, dir.getAbsolutePath(), cfs, handles);
   }
 
   static String name(int child) {

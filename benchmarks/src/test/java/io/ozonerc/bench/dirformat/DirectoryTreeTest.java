@@ -72,6 +72,22 @@ class DirectoryTreeTest {
     }
   }
 
+  /** InterleavedWalk opens one read-only instance per reader, each with its own cache, side by side. */
+  @Test
+  void readOnlyInstancesOpenSideBySide() throws Exception {
+    try (DirectoryTree a = DirectoryTree.openReadOnly("2x2", 1L << 20);
+         DirectoryTree b = DirectoryTree.openReadOnly("2x2", 1L << 20)) {
+      byte[] key = new byte[a.maxKeyLength()];
+      int len = a.key(key, DirectoryTree.BUCKET_ID, 1);
+      byte[] k = java.util.Arrays.copyOf(key, len);
+      DirectoryFormats.Readers readers = new DirectoryFormats.Readers();
+      assertEquals(DirectoryTree.objectIdOf(1),
+          readers.objectId(Format.TRIMMED, a.db().get(a.handle(Format.TRIMMED), k)));
+      assertEquals(DirectoryTree.objectIdOf(1),
+          readers.objectId(Format.PROTOBUF, b.db().get(b.handle(Format.PROTOBUF), k)));
+    }
+  }
+
   @Test
   void writesLongsAsLongToStringDoes() {
     byte[] buf = new byte[24];
