@@ -88,6 +88,13 @@ public class RangeCompactionConfig {
           + "drops tombstones over live data); force: always (rewrites fresh output twice in rocksdbjni 7.7.3).")
   private String bottommostMode;
 
+  @Config(key = PREFIX + ".memtable.flush", defaultValue = "true", type = ConfigType.BOOLEAN,
+      tags = {OM, PERFORMANCE},
+      description = "Before planning, flush a table whose memtables hold at least min.tombstones deletes at "
+          + "tombstone.ratio of their entries. Deletes in a memtable cost readers the same skips as SST tombstones "
+          + "but are invisible to SST facts; on queue-like workloads they are the ones listings walk through.")
+  private boolean memtableFlush;
+
   @Config(key = PREFIX + ".pressure.pending.compaction.bytes", defaultValue = "4GB", type = ConfigType.SIZE,
       tags = {OM, PERFORMANCE},
       description = "Stop the round when any column family's estimated pending compaction bytes reach this. "
@@ -130,10 +137,13 @@ public class RangeCompactionConfig {
     }
   }
 
+  /** Ozone parses any non-"true" boolean as false; a typo must not silently turn a feature off. */
   private static void checkBooleans(ConfigurationSource conf) {
-    String v = conf.get(ENABLED_KEY);
-    if (v != null && !v.trim().equalsIgnoreCase("true") && !v.trim().equalsIgnoreCase("false")) {
-      throw new IllegalArgumentException("Invalid " + ENABLED_KEY + " = '" + v + "': must be true or false");
+    for (String key : List.of(ENABLED_KEY, PREFIX + ".memtable.flush")) {
+      String v = conf.get(key);
+      if (v != null && !v.trim().equalsIgnoreCase("true") && !v.trim().equalsIgnoreCase("false")) {
+        throw new IllegalArgumentException("Invalid " + key + " = '" + v + "': must be true or false");
+      }
     }
   }
 
@@ -206,6 +216,10 @@ public class RangeCompactionConfig {
     return backoffMax;
   }
 
+  public boolean isMemtableFlush() {
+    return memtableFlush;
+  }
+
   public long getPressurePendingCompactionBytes() {
     return pressurePendingCompactionBytes;
   }
@@ -251,7 +265,8 @@ public class RangeCompactionConfig {
     return "RangeCompactionConfig{enabled=" + enabled + ", interval=" + interval + ", timeout=" + timeout
         + ", maxCompactionEntries=" + maxCompactionEntries + ", minTombstones=" + minTombstones
         + ", tombstoneRatio=" + tombstoneRatio + ", rangesPerRun=" + rangesPerRun + ", bytesPerRun=" + bytesPerRun
-        + ", tables=" + tables + ", bottommost=" + bottommostMode + ", pressure=(pending>="
+        + ", tables=" + tables + ", bottommost=" + bottommostMode + ", memtableFlush=" + memtableFlush
+        + ", pressure=(pending>="
         + pressurePendingCompactionBytes + "B, L0>=" + pressureLevel0Files + "), backoffMax=" + backoffMax
         + ", leaderPolicy=" + leaderPolicy + "}";
   }

@@ -48,6 +48,7 @@ class RangeCompactionConfigTest {
       "ozone.om.range.compaction.bottommost.mode|sometimes",
       "ozone.om.range.compaction.leader.policy|first",
       "ozone.om.range.compaction.service.enabled|yes",
+      "ozone.om.range.compaction.memtable.flush|on",
       "ozone.om.range.compaction.pressure.level0.files|-1",
       "ozone.om.range.compaction.pressure.pending.compaction.bytes|-1",
       "ozone.om.range.compaction.backoff.max|0ms",

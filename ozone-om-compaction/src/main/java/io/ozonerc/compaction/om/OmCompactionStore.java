@@ -1,6 +1,7 @@
 package io.ozonerc.compaction.om;
 
 import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.SstFile;
 import io.ozonerc.compaction.plan.WritePressure;
 import io.ozonerc.compaction.rocks.RocksFacts;
@@ -127,6 +128,19 @@ public final class OmCompactionStore implements CompactionStore {
       out.put(table, ranges);
     }
     return out;
+  }
+
+  @Override
+  public List<MemtableFacts> memtables(Set<String> tables) throws IOException {
+    return onDb(db -> RocksFacts.memtables(db, tables));
+  }
+
+  @Override
+  public void flush(String table) throws IOException {
+    onDb(db -> {
+      RocksFacts.flush(db, table);
+      return null;
+    });
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.ozonerc.compaction.rocks;
 
 import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.SstFile;
 import io.ozonerc.compaction.plan.WritePressure;
 import java.io.IOException;
@@ -22,6 +23,10 @@ public final class RocksFacts {
   static final String LEVEL0_FILES = "rocksdb.num-files-at-level0";
   static final String DELAYED_RATE = "rocksdb.actual-delayed-write-rate";
   static final String WRITE_STOPPED = "rocksdb.is-write-stopped";
+  static final String MEM_ENTRIES = "rocksdb.num-entries-active-mem-table";
+  static final String MEM_DELETES = "rocksdb.num-deletes-active-mem-table";
+  static final String IMM_ENTRIES = "rocksdb.num-entries-imm-mem-tables";
+  static final String IMM_DELETES = "rocksdb.num-deletes-imm-mem-tables";
 
   private RocksFacts() { }
 
@@ -40,6 +45,31 @@ public final class RocksFacts {
       }
     }
     return out;
+  }
+
+  /** Entries and deletes in the active and immutable memtables of each of {@code tables}. */
+  public static List<MemtableFacts> memtables(RocksDatabase db, Set<String> tables) throws IOException {
+    List<MemtableFacts> out = new ArrayList<>();
+    for (String table : tables) {
+      RocksDatabase.ColumnFamily cf = db.getColumnFamily(table);
+      if (cf == null) {
+        continue;
+      }
+      long entries = longProperty(MEM_ENTRIES, db.getProperty(cf, MEM_ENTRIES))
+          + longProperty(IMM_ENTRIES, db.getProperty(cf, IMM_ENTRIES));
+      long deletes = longProperty(MEM_DELETES, db.getProperty(cf, MEM_DELETES))
+          + longProperty(IMM_DELETES, db.getProperty(cf, IMM_DELETES));
+      out.add(new MemtableFacts(table, entries, deletes));
+    }
+    return out;
+  }
+
+  /** Flushes one column family through Ozone's guarded call (waits for the flush). */
+  public static void flush(RocksDatabase db, String table) throws IOException {
+    if (db.getColumnFamily(table) == null) {
+      throw new IOException("No column family " + table + " in " + db);
+    }
+    db.flush(table);
   }
 
   /** Worst pressure signal over every column family (a stall in one holds back writes to all). */

@@ -1,6 +1,7 @@
 package io.ozonerc.compaction.service;
 
 import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.SstFile;
 import io.ozonerc.compaction.plan.WritePressure;
 import java.io.IOException;
@@ -19,6 +20,12 @@ public interface CompactionStore {
 
   /** Per table, one key range per bucket prefix (from the OM's volume and bucket tables). */
   Map<String, List<KeyRange>> bucketRanges(Set<String> tables) throws IOException;
+
+  /** Entries and deletes in each table's memtables (active and immutable). */
+  List<MemtableFacts> memtables(Set<String> tables) throws IOException;
+
+  /** Flushes one table's memtable to an SST file and waits for it. */
+  void flush(String table) throws IOException;
 
   /** The store's current write-pressure signals. */
   WritePressure writePressure() throws IOException;

@@ -41,6 +41,8 @@ public final class RangeCompactionMetrics implements MetricsSource {
       "Planned ranges that no longer qualified (or were busy) when re-checked before compaction", 0L);
   final MutableCounterLong rangesSkippedShutdown =
       registry.newCounter("RangesSkippedShutdown", "Planned ranges left because the service stopped", 0L);
+  final MutableCounterLong memtableFlushes = registry.newCounter("MemtableFlushes",
+      "Tables flushed because their memtables held enough deletes to qualify", 0L);
   final MutableCounterLong tombstonesRemoved = registry.newCounter("TombstonesRemoved",
       "Tombstones in compacted ranges before minus after, from SST facts", 0L);
   final MutableCounterLong compactedBytes =
@@ -129,6 +131,10 @@ public final class RangeCompactionMetrics implements MetricsSource {
 
   public long getRangesSkippedShutdown() {
     return rangesSkippedShutdown.value();
+  }
+
+  public long getMemtableFlushes() {
+    return memtableFlushes.value();
   }
 
   public long getTombstonesRemoved() {

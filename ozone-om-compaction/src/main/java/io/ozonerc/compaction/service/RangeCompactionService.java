@@ -4,6 +4,7 @@ import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.om.OmCompactionStore;
 import io.ozonerc.compaction.plan.CompactionPlan;
 import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.PlannerSettings;
 import io.ozonerc.compaction.plan.RangeAssessment;
 import io.ozonerc.compaction.plan.RangePlanner;
@@ -36,7 +37,8 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>A round</h2>
  * A round has a fixed shape (TiKV's compaction runner, Kafka's cleaner thread): check write pressure; snapshot the
- * SST facts and bucket prefixes; plan ({@link RangePlanner}, pure); then for each planned range, best first:
+ * SST facts and bucket prefixes (first flushing a table whose memtable holds enough deletes to qualify, since SST
+ * facts cannot see them); plan ({@link RangePlanner}, pure); then for each planned range, best first:
  * stop if shutdown was asked, the round's time budget ({@code .timeout}) is spent or RocksDB reports write
  * pressure; re-read the facts of that table and re-assess the range (a background compaction may have done the
  * job, or started on its files); compact it; read the facts again to count what went. Configuration is fixed for
@@ -237,6 +239,9 @@ public class RangeCompactionService extends BackgroundService {
       backOffLocked(start);
       return RoundResult.early(Outcome.PRESSURE, pressure, elapsedMs(start));
     }
+    if (config.isMemtableFlush()) {
+      flushMemtablesThatQualify(settings);
+    }
     Map<String, List<KeyRange>> buckets = store.bucketRanges(tables);
     CompactionPlan plan = RangePlanner.plan(store.liveFiles(tables), buckets,
         inFlight == null ? List.of() : List.of(inFlight), settings);
@@ -306,6 +311,18 @@ public class RangeCompactionService extends BackgroundService {
       default -> consecutivePressureStops = 0;
     }
     return new RoundResult(outcome, detail, plan, List.copyOf(done), stale, left, elapsedMs(start));
+  }
+
+  /** Flushes each watched table whose memtable deletes pass the range test, so this round's facts include them. */
+  private void flushMemtablesThatQualify(PlannerSettings settings) throws IOException {
+    for (MemtableFacts m : store.memtables(tables)) {
+      if (m.shouldFlush(settings) && !stopping) {
+        LOG.info("{}: flushing {}: {} deletes in {} memtable entries", SERVICE_NAME, m.table(), m.deletes(),
+            m.entries());
+        store.flush(m.table());
+        metrics.memtableFlushes.incr();
+      }
+    }
   }
 
   /** The planner settings for this OM's current Ratis role, or null to skip the round. */

@@ -1,6 +1,7 @@
 package io.ozonerc.compaction.service;
 
 import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.SstFile;
 import io.ozonerc.compaction.plan.WritePressure;
 import java.io.IOException;
@@ -24,6 +25,16 @@ class ForwardingStore implements CompactionStore {
   @Override
   public Map<String, List<KeyRange>> bucketRanges(Set<String> tables) throws IOException {
     return delegate.bucketRanges(tables);
+  }
+
+  @Override
+  public List<MemtableFacts> memtables(Set<String> tables) throws IOException {
+    return delegate.memtables(tables);
+  }
+
+  @Override
+  public void flush(String table) throws IOException {
+    delegate.flush(table);
   }
 
   @Override

@@ -30,7 +30,7 @@ class RangeCompactionMetricsTest {
       "range_compaction_ranges_planned", "range_compaction_ranges_compacted",
       "range_compaction_ranges_skipped_pressure", "range_compaction_ranges_skipped_budget",
       "range_compaction_ranges_skipped_stale", "range_compaction_ranges_skipped_shutdown",
-      "range_compaction_tombstones_removed", "range_compaction_compacted_bytes",
+      "range_compaction_memtable_flushes", "range_compaction_tombstones_removed", "range_compaction_compacted_bytes",
       "range_compaction_compaction_time_ms", "range_compaction_last_round_duration_ms");
 
   @Test

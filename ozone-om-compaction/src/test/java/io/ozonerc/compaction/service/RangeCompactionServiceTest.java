@@ -140,6 +140,37 @@ class RangeCompactionServiceTest {
     assertTrue(m.getWorstRatioByTable().get("keyTable") > 0.45, m.getWorstRatioByTable().toString());
   }
 
+  /**
+   * Deletes still in the memtable: SST facts cannot see them, but a seek pays for them all the same. The round
+   * flushes the table (its memtable deletes pass the range test) and compacts them in the same round; with
+   * memtable.flush=false the same round plans nothing.
+   */
+  @Test
+  void deletesStillInTheMemtableAreFlushedAndCompactedInOneRound() throws IOException {
+    store.addBucket(VOL, -100, "queue", -700, BucketLayout.OBJECT_STORE);
+    store.putKeys(VOL, "queue", 0, KEYS);
+    store.flush();
+    store.deleteKeys(VOL, "queue", 0, DELETED); // not flushed
+    KeyRange queue = bucket("queue");
+    assertEquals(0, deletionsIn(queue), "the deletes are only in the memtable");
+    long skipsBefore = store.skipsForSeek("keyTable", "/vol/queue/");
+    assertTrue(skipsBefore >= DELETED, "a seek pays for memtable deletes too: " + skipsBefore);
+
+    RoundResult off = service(new OmCompactionStore(store.metadata()),
+        "ozone.om.range.compaction.memtable.flush", "false").runRoundNow();
+    assertTrue(off.compacted().stream().noneMatch(c -> c.before().range().toString().equals(queue.toString())),
+        off.describe().toString()); // (the seeded hot bucket, flushed in setup, is compacted either way)
+    assertEquals(0, service.getMetrics().getMemtableFlushes());
+    service.shutdown();
+
+    RoundResult on = service(new OmCompactionStore(store.metadata())).runRoundNow();
+    assertEquals(1, service.getMetrics().getMemtableFlushes());
+    assertEquals(1, on.compacted().size(), on.describe().toString());
+    assertEquals(queue.toString(), on.compacted().get(0).before().range().toString());
+    assertEquals(0, deletionsIn(queue));
+    assertTrue(store.skipsForSeek("keyTable", "/vol/queue/") <= 2);
+  }
+
   @Test
   void scatteredDeletesBelowTheRatioCompactNothing() throws IOException {
     OmTestStore s2 = OmTestStore.open(dir.resolve("scattered"));
