@@ -97,13 +97,13 @@ final class RangeServicePolicy implements Policy {
     if (metrics == null) {
       return "";
     }
-    return String.format(Locale.ROOT, "service metrics: rounds %d (backed off %d, failed %d), ranges planned %d, "
-            + "compacted %d, skipped for pressure %d / budget %d / stale %d / shutdown %d, tombstones removed %,d, "
-            + "compacted input %s MB",
-        metrics.getRoundsRun(), metrics.getRoundsBackedOff(), metrics.getRoundsFailed(), metrics.getRangesPlanned(),
-        metrics.getRangesCompacted(), metrics.getRangesSkippedPressure(), metrics.getRangesSkippedBudget(),
-        metrics.getRangesSkippedStale(), metrics.getRangesSkippedShutdown(), metrics.getTombstonesRemoved(),
-        Report.mb(metrics.getCompactedBytes()));
+    return String.format(Locale.ROOT, "service metrics: rounds %d (backed off %d, failed %d), memtable flushes %d, "
+            + "ranges planned %d, compacted %d, skipped for pressure %d / budget %d / stale %d / shutdown %d, "
+            + "tombstones removed %,d, compacted input %s MB",
+        metrics.getRoundsRun(), metrics.getRoundsBackedOff(), metrics.getRoundsFailed(), metrics.getMemtableFlushes(),
+        metrics.getRangesPlanned(), metrics.getRangesCompacted(), metrics.getRangesSkippedPressure(),
+        metrics.getRangesSkippedBudget(), metrics.getRangesSkippedStale(), metrics.getRangesSkippedShutdown(),
+        metrics.getTombstonesRemoved(), Report.mb(metrics.getCompactedBytes()));
   }
 
   @Override
