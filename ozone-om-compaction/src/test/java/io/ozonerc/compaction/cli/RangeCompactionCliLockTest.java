@@ -137,8 +137,11 @@ class RangeCompactionCliLockTest {
 
     private Holder(Path dir, String... more) throws Exception {
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      List<String> command = new java.util.ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-          DbHolderMain.class.getName(), dir.toString()));
+      // Ozone unpacks its native RocksDB tools into native.lib.tmp.dir (default: the working directory, here the
+      // module's source tree), and a killed child never removes them: keep them in the test's temp dir.
+      Path nativeTmp = Files.createDirectories(dir.resolve("native-tmp"));
+      List<String> command = new java.util.ArrayList<>(List.of(java, "-Dnative.lib.tmp.dir=" + nativeTmp,
+          "-cp", System.getProperty("java.class.path"), DbHolderMain.class.getName(), dir.toString()));
       command.addAll(List.of(more));
       process = new ProcessBuilder(command).redirectErrorStream(true).start();
       Thread reader = new Thread(this::readOutput, "db-holder-output");
