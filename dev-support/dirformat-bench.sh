@@ -3,7 +3,7 @@
 #
 #   dev-support/dirformat-bench.sh [serialization|walk|getpath|all] [extra JMH args...]
 #
-# Environment: JMH_OPTS (default "-f 1 -wi 3 -i 5 -w 1s -r 1s"), TREE (default 10x6), OUT (default
+# Environment: WALK_THREADS (default "1 2"), JMH_OPTS (default "-f 1 -wi 3 -i 5 -w 1s -r 1s"), TREE (default 10x6), OUT (default
 # benchmarks/target/dirformat), DIRFORMAT_DATA (where the tree DB is built once; default /tmp/dirformat-data).
 # Runs under `nice -n 10`: the machine is shared.
 set -euo pipefail
@@ -14,10 +14,16 @@ TREE="${TREE:-10x6}"
 OUT="${OUT:-benchmarks/target/dirformat}"
 DATA="${DIRFORMAT_DATA:-/tmp/dirformat-data}"
 mkdir -p "$OUT"
+OUT="$(cd "$OUT" && pwd)"
 
 mvn -B -q -o -pl benchmarks -am compile -DskipTests
-mvn -B -q -o -pl benchmarks dependency:build-classpath -Dmdep.outputFile="$PWD/$OUT/classpath.txt" >/dev/null
-CP="benchmarks/target/classes:ozone-om-metadata/target/classes:$(cat "$OUT/classpath.txt")"
+mvn -B -q -o -pl benchmarks dependency:build-classpath -Dmdep.outputFile="$OUT/classpath.txt" >/dev/null
+# Run from a private copy of the compiled classes: other builds in the same checkout rewrite target/classes, and a
+# JMH fork that starts meanwhile cannot find its generated classes.
+rm -rf "$OUT/classes"; mkdir -p "$OUT/classes"
+cp -r benchmarks/target/classes "$OUT/classes/benchmarks"
+cp -r ozone-om-metadata/target/classes "$OUT/classes/ozone-om-metadata"
+CP="$OUT/classes/benchmarks:$OUT/classes/ozone-om-metadata:$(cat "$OUT/classpath.txt")"
 JAVA=(nice -n 10 java -Ddirformat.data="$DATA" -cp "$CP")
 JVM_ARGS="-Ddirformat.data=$DATA -Xmx4g"
 
@@ -34,8 +40,10 @@ case "$what" in
     run serialization 'io.ozonerc.bench.dirformat.SerializationBenchmark' -prof gc "$@" ;;&
   walk|all)
     "${JAVA[@]}" io.ozonerc.bench.dirformat.DirectoryTree "$TREE" | tee "$OUT/tree-$TREE.txt"
-    run walk-t1 'io.ozonerc.bench.dirformat.DirectoryWalkBenchmark' -p tree="$TREE" -t 1 -prof gc "$@"
-    run walk-t2 'io.ozonerc.bench.dirformat.DirectoryWalkBenchmark' -p tree="$TREE" -t 2 "$@" ;;&
+    for t in ${WALK_THREADS:-1 2}; do
+      run "walk-t$t" 'io.ozonerc.bench.dirformat.DirectoryWalkBenchmark' -p tree="$TREE" -t "$t" \
+        $([ "$t" = 1 ] && echo -prof gc) "$@"
+    done ;;&
   getpath|all)
     run getpath 'io.ozonerc.bench.dirformat.GetPathBenchmark' -p tree="$TREE" -prof gc "$@" ;;
   serialization|walk) ;;
