@@ -30,7 +30,8 @@ import java.util.TreeSet;
  *       exceeds the cap: such a file becomes one range of its own, never skipped.</li>
  *   <li><b>Qualify</b> each piece: tombstones >= {@code minTombstones} and tombstones/entries >=
  *       {@code tombstoneRatio} (TiKV's and HDDS-12682's test); not when an overlapping file is being compacted
- *       ({@code busy}) or the range overlaps a compaction still in flight.</li>
+ *       ({@code busy}) or the range overlaps a compaction still in flight. A piece that fails as a whole is
+ *       tried once more on the span of its tombstone-dense files ({@link #denseSubRange}).</li>
  *   <li><b>Merge</b> neighbouring qualifying pieces of one table (no data between them) while the merged range's
  *       files stay under the cap: one compaction instead of several over the same files.</li>
  *   <li><b>Rank</b> by {@link RangeStats#score()} (dead keys x dead-key density) and keep the best that fit
@@ -68,6 +69,9 @@ public final class RangePlanner {
       for (KeyRange range : partition(table, buckets, tableFiles)) {
         for (KeyRange piece : split(range, tableFiles, settings.maxCompactionEntries())) {
           RangeAssessment a = assess(piece, tableFiles, buckets, settings);
+          if (a.verdict() == Verdict.BELOW_THRESHOLD) {
+            a = denseSubRange(piece, tableFiles, buckets, settings).orElse(a);
+          }
           if (piece.label().startsWith(NO_BUCKET) && Math.round(a.stats().entries()) == 0) {
             continue; // a gap that straddling files cross but that holds nothing by estimate
           }
@@ -140,6 +144,43 @@ public final class RangePlanner {
     List<KeyRange> sorted = new ArrayList<>(buckets);
     sorted.sort(Comparator.comparing(KeyRange::begin, Keys::compare));
     return List.copyOf(sorted);
+  }
+
+  /**
+   * Step 3b: a range that fails the test as a whole may hold a part that passes. Deletes of a queue (oldest keys
+   * first) or of one directory land in a few SST files that are nearly all tombstones, at one end of a bucket whose
+   * live keys dilute the bucket-wide ratio: with 25k live keys a bucket needs ~19k tombstones to reach 0.3, yet
+   * every listing from its start steps over all of them. As Pebble singles out tombstone-dense files, take the key
+   * span of the files in the range whose own deletions/entries reach {@code tombstoneRatio}, and assess that
+   * sub-range alone. Returned only when it qualifies and is smaller than the range.
+   */
+  static java.util.Optional<RangeAssessment> denseSubRange(KeyRange range, List<SstFile> tableFiles,
+      List<KeyRange> buckets, PlannerSettings s) {
+    byte[] lo = null;
+    byte[] hi = null;
+    for (SstFile f : tableFiles) {
+      if (f.overlaps(range.begin(), range.end()) && f.entries() > 0
+          && (double) f.deletions() / f.entries() >= s.tombstoneRatio()) {
+        lo = lo == null || Keys.compare(f.smallestKey(), lo) < 0 ? f.smallestKey() : lo;
+        hi = hi == null || Keys.compare(f.largestKey(), hi) > 0 ? f.largestKey() : hi;
+      }
+    }
+    if (lo == null) {
+      return java.util.Optional.empty();
+    }
+    byte[] begin = Keys.compare(lo, range.begin()) > 0 ? lo : range.begin();
+    byte[] end = Keys.keySuccessor(hi);
+    if (range.end() != null && Keys.compare(end, range.end()) > 0) {
+      end = range.end();
+    }
+    if (Keys.compare(begin, range.begin()) == 0 && Keys.compareEnds(end, range.end()) == 0) {
+      return java.util.Optional.empty(); // the dense files span the whole range: nothing new to assess
+    }
+    RangeAssessment sub = assess(new KeyRange(range.table(), range.label() + " dense part", begin, end),
+        tableFiles, buckets, s);
+    return sub.verdict() == Verdict.PLANNED
+        ? java.util.Optional.of(sub.with(Verdict.PLANNED, sub.why() + "; the range as a whole is below threshold"))
+        : java.util.Optional.empty();
   }
 
   /** Step 1: bucket ranges (sorted) and the gaps between them, keeping only ranges that hold data. */

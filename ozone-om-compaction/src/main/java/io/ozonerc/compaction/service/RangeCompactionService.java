@@ -78,6 +78,9 @@ public class RangeCompactionService extends BackgroundService {
   private volatile boolean stopping;
   private volatile KeyRange inFlight;
   private volatile RoundResult lastRound;
+  /** The last {@link #HISTORY} compactions, oldest first: what operators and tests ask "did it compact X?". */
+  private final java.util.Deque<Compacted> history = new java.util.ArrayDeque<>();
+  static final int HISTORY = 256;
   private int consecutivePressureStops; // guarded by roundLock
   private long backoffUntilNanos;       // guarded by roundLock
 
@@ -175,6 +178,13 @@ public class RangeCompactionService extends BackgroundService {
 
   public RoundResult getLastRound() {
     return lastRound;
+  }
+
+  /** The most recent compactions (at most {@value #HISTORY}), oldest first. */
+  public List<Compacted> recentCompactions() {
+    synchronized (history) {
+      return List.copyOf(history);
+    }
   }
 
   public RangeCompactionConfig getConfig() {
@@ -295,6 +305,12 @@ public class RangeCompactionService extends BackgroundService {
           RangePlanner.assess(range, store.liveFiles(Set.of(range.table())), tableBuckets, settings);
       Compacted c = new Compacted(before, after, ms);
       done.add(c);
+      synchronized (history) {
+        if (history.size() == HISTORY) {
+          history.removeFirst();
+        }
+        history.addLast(c);
+      }
       metrics.rangesCompacted.incr();
       metrics.compactionTimeMs.incr(ms);
       metrics.compactedBytes.incr(before.stats().fileBytes());
