@@ -1,5 +1,6 @@
 package io.ozonerc.compaction.minicluster;
 
+import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.Keys;
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.net.HttpURLConnection;
 import java.net.InetSocketAddress;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 import org.apache.hadoop.hdds.utils.db.RDBStore;
 import org.apache.hadoop.ozone.om.OzoneManager;
 import org.rocksdb.LiveFileMetaData;
@@ -15,6 +17,21 @@ import org.rocksdb.LiveFileMetaData;
 /** What a test reads off a running OM: SST facts of its RocksDB and its /jmx endpoint. */
 final class ClusterProbe {
   private ClusterProbe() { }
+
+  /**
+   * The service enabled with 1 s rounds and the given minimum. Rounds compact after the test's own flush, all
+   * tombstones at once: with memtable.flush on, the service may compact part of them while deletes still arrive and
+   * leave a tail below min.tombstones, as thresholds intend. (The memtable flush is tested on a real store in
+   * RangeCompactionServiceTest.)
+   */
+  static OzoneConfiguration serviceConf(long minTombstones) {
+    OzoneConfiguration conf = new OzoneConfiguration();
+    conf.set(RangeCompactionConfig.ENABLED_KEY, "true");
+    conf.set("ozone.om.range.compaction.interval", "1s");
+    conf.set("ozone.om.range.compaction.memtable.flush", "false");
+    conf.set("ozone.om.range.compaction.min.tombstones", String.valueOf(minTombstones));
+    return conf;
+  }
 
   /** Tombstones RocksDB reports in the live SST files of {@code table} that overlap the range. */
   static long deletionsIn(OzoneManager om, KeyRange range) throws IOException {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.om.OmAttachment;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.service.RangeCompactionService;
@@ -46,14 +45,7 @@ class HaRangeCompactionTest {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    OzoneConfiguration conf = new OzoneConfiguration();
-    conf.set(RangeCompactionConfig.ENABLED_KEY, "true");
-    conf.set("ozone.om.range.compaction.interval", "1s");
-    // Compact after the test's own flush, all tombstones at once: with memtable.flush on, the service may compact
-    // part of them while deletes still arrive and leave a tail below min.tombstones, as thresholds intend.
-    // (The memtable flush is tested on a real store in RangeCompactionServiceTest.)
-    conf.set("ozone.om.range.compaction.memtable.flush", "false");
-    conf.set("ozone.om.range.compaction.min.tombstones", "200");
+    OzoneConfiguration conf = ClusterProbe.serviceConf(200);
     conf.set("ozone.om.range.compaction.leader.policy", "skip");
     conf.setBoolean("ozone.om.s3.grpc.server_enabled", false); // every HA mini OM would bind the same gRPC port
     cluster = (MiniOzoneHAClusterImpl) MiniOzoneCluster.newHABuilder(conf).setOMServiceId("om-range").setNumOfOzoneManagers(3)

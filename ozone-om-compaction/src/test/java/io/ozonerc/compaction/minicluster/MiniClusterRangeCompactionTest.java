@@ -5,7 +5,6 @@ import static io.ozonerc.compaction.minicluster.ClusterProbe.flush;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.om.OmAttachment;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.service.RangeCompactionService;
@@ -41,14 +40,7 @@ class MiniClusterRangeCompactionTest {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    OzoneConfiguration conf = new OzoneConfiguration();
-    conf.set(RangeCompactionConfig.ENABLED_KEY, "true");
-    conf.set("ozone.om.range.compaction.interval", "1s");
-    // Compact after the test's own flush, all tombstones at once: with memtable.flush on, the service may compact
-    // part of them while deletes still arrive and leave a tail below min.tombstones, as thresholds intend.
-    // (The memtable flush is tested on a real store in RangeCompactionServiceTest.)
-    conf.set("ozone.om.range.compaction.memtable.flush", "false");
-    conf.set("ozone.om.range.compaction.min.tombstones", "100");
+    OzoneConfiguration conf = ClusterProbe.serviceConf(100);
     conf.set("ozone.directory.deleting.service.interval", "1s");
     cluster = MiniOzoneCluster.newBuilder(conf).withoutDatanodes().build();
     cluster.waitForClusterToBeReady();
