@@ -96,17 +96,8 @@ public final class DirectoryTree implements AutoCloseable {
     RocksDB.loadLibrary();
     this.fanout = fanout;
     this.levels = levels;
-    long n = 0;
-    long width = 1;
-    for (int l = 0; l < levels; l++) {
-      width *= fanout;
-      n += width;
-    }
-    this.directories = n;
-    this.names = new byte[fanout][];
-    for (int c = 0; c < fanout; c++) {
-      names[c] = name(c).getBytes(StandardCharsets.US_ASCII);
-    }
+    this.directories = directoryCount(fanout, levels);
+    this.names = childNames(fanout);
     this.prefix = ("/" + VOLUME_ID + "/" + BUCKET_ID + "/").getBytes(StandardCharsets.US_ASCII);
     this.cache = new LRUCache(blockCacheBytes);
     this.bloom = new BloomFilter(10, false);
@@ -259,21 +250,32 @@ public final class DirectoryTree implements AutoCloseable {
     }
   }
 
-  /** Shape-only instance for key building during the build. */
-  private DirectoryTree(int fanout, int levels) {
-    this.fanout = fanout;
-    this.levels = levels;
+  /** Directories below the root of a tree with {@code fanout} children per directory, {@code levels} deep. */
+  private static long directoryCount(int fanout, int levels) {
     long n = 0;
     long width = 1;
     for (int l = 0; l < levels; l++) {
       width *= fanout;
       n += width;
     }
-    this.directories = n;
-    this.names = new byte[fanout][];
+    return n;
+  }
+
+  /** The ASCII names of the {@code fanout} children every directory has. */
+  private static byte[][] childNames(int fanout) {
+    byte[][] out = new byte[fanout][];
     for (int c = 0; c < fanout; c++) {
-      names[c] = name(c).getBytes(StandardCharsets.US_ASCII);
+      out[c] = name(c).getBytes(StandardCharsets.US_ASCII);
     }
+    return out;
+  }
+
+  /** Shape-only instance for key building during the build. */
+  private DirectoryTree(int fanout, int levels) {
+    this.fanout = fanout;
+    this.levels = levels;
+    this.directories = directoryCount(fanout, levels);
+    this.names = childNames(fanout);
     this.prefix = ("/" + VOLUME_ID + "/" + BUCKET_ID + "/").getBytes(StandardCharsets.US_ASCII);
     this.db = null;
     this.handles = List.of();

@@ -1,5 +1,6 @@
 package io.ozonerc.bench.workload;
 
+import io.ozonerc.compaction.rocks.RocksFacts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +47,6 @@ final class BenchStore implements AutoCloseable {
   private final OmMetadataManagerImpl om;
   private final Table<String, OmKeyInfo> keyTable;
   private final RocksDatabase db;
-  private final RocksDatabase.ColumnFamily keyFamily;
   private final List<String> buckets;
 
   private BenchStore(Path dir, OmMetadataManagerImpl om, List<String> buckets) throws IOException {
@@ -55,7 +55,6 @@ final class BenchStore implements AutoCloseable {
     this.buckets = buckets;
     this.keyTable = om.getKeyTable(BucketLayout.OBJECT_STORE);
     this.db = ((RDBStore) om.getStore()).getDb();
-    this.keyFamily = db.getColumnFamily(KEY_TABLE);
   }
 
   /**
@@ -185,8 +184,7 @@ final class BenchStore implements AutoCloseable {
         files++;
       }
     }
-    long mem = Long.parseLong(db.getProperty(keyFamily, "rocksdb.num-deletes-active-mem-table").trim())
-        + Long.parseLong(db.getProperty(keyFamily, "rocksdb.num-deletes-imm-mem-tables").trim());
+    long mem = RocksFacts.memtables(db, java.util.Set.of(KEY_TABLE)).get(0).deletes();
     return new TableFacts(deletions, mem, entries, bytes, files);
   }
 

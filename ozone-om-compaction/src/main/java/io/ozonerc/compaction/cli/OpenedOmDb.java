@@ -1,6 +1,8 @@
 package io.ozonerc.compaction.cli;
 
 import io.ozonerc.compaction.om.OmCompactionStore;
+import io.ozonerc.compaction.plan.MemtableFacts;
+import io.ozonerc.compaction.rocks.RocksFacts;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,11 +30,6 @@ import org.apache.hadoop.ozone.om.OmMetadataManagerImpl;
  * </ul>
  */
 final class OpenedOmDb implements AutoCloseable {
-  /** RocksDB's memtable counters, per column family: what is not in any SST file yet. */
-  static final String MEM_ENTRIES = "rocksdb.num-entries-active-mem-table";
-  static final String MEM_DELETES = "rocksdb.num-deletes-active-mem-table";
-  static final String IMM_ENTRIES = "rocksdb.num-entries-imm-mem-tables";
-  static final String IMM_DELETES = "rocksdb.num-deletes-imm-mem-tables";
 
   private final OmMetadataManagerImpl metadata;
   private final OmCompactionStore store;
@@ -94,25 +91,10 @@ final class OpenedOmDb implements AutoCloseable {
    */
   Map<String, long[]> memtableCounts(Set<String> tables) throws IOException {
     Map<String, long[]> out = new LinkedHashMap<>();
-    RocksDatabase db = db();
-    for (String table : tables) {
-      RocksDatabase.ColumnFamily cf = db.getColumnFamily(table);
-      if (cf == null) {
-        continue;
-      }
-      out.put(table, new long[] {
-          number(db.getProperty(cf, MEM_ENTRIES)) + number(db.getProperty(cf, IMM_ENTRIES)),
-          number(db.getProperty(cf, MEM_DELETES)) + number(db.getProperty(cf, IMM_DELETES))});
+    for (MemtableFacts m : RocksFacts.memtables(db(), tables)) {
+      out.put(m.table(), new long[] {m.entries(), m.deletes()});
     }
     return out;
-  }
-
-  private static long number(String value) throws IOException {
-    try {
-      return Long.parseLong(value.trim());
-    } catch (RuntimeException e) {
-      throw new IOException("RocksDB memtable property is not a number: '" + value + "'", e);
-    }
   }
 
   @Override
