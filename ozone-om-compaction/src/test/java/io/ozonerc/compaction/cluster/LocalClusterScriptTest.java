@@ -64,6 +64,8 @@ class LocalClusterScriptTest {
   private static final int PORTS = 20;           // the script's port block: LOCAL_CLUSTER_PORT_BASE .. +19
   private static final int KEYS = 600;
   private static final int DELETED = 570;         // the lowest 95%, a contiguous run
+  private static final int FREON_KEYS = 200;
+  private static final int FREON_LEFT = 20;
   private static final Pattern PROM_URL = Pattern.compile("OM /prom\\s+(http://127\\.0\\.0\\.1:\\d+/prom)");
 
   @Test
@@ -102,6 +104,10 @@ class LocalClusterScriptTest {
       runWorkload("127.0.0.1:" + ports.get("OM_RPC_PORT"));
       long workloadMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t1);
 
+      long tc = System.nanoTime();
+      checkClients(root, work, env);
+      long clientMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - tc);
+
       long t2 = System.nanoTime();
       String metrics = waitForCompactedRange(prom, 90);
       long waitMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t2);
@@ -118,8 +124,8 @@ class LocalClusterScriptTest {
         assertFalse(p.isPresent() && p.get().isAlive(), "process " + pid + " still alive after stop");
       }
       assertFalse(script(root, work, env, 30, "status", true).contains("running"));
-      System.out.printf("local-cluster timings: start %d ms, workload %d ms, until compacted %d ms, stop %d ms%n%s%n",
-          startMs, workloadMs, waitMs, stopMs, metrics);
+      System.out.printf("local-cluster timings: start %d ms, workload %d ms, sh+freon %d ms, until compacted %d ms, "
+          + "stop %d ms%n%s%n", startMs, workloadMs, clientMs, waitMs, stopMs, metrics);
       passed = true;
     } finally {
       // Never leave processes behind; keep the working directory (logs) when something failed.
@@ -183,6 +189,25 @@ class LocalClusterScriptTest {
       }
       assertEquals(expected, listed, "listKeys after the deletes");
     }
+  }
+
+  /**
+   * The script's own clients, as the docs tell a user to run them: {@code sh} creates a volume and bucket, freon's
+   * {@code omkg} writes {@value #FREON_KEYS} zero-size keys with a fixed prefix and {@code ockr} removes all but
+   * {@value #FREON_LEFT} of them; {@code sh key list} must then show exactly those left.
+   */
+  private static void checkClients(Path root, Path work, Map<String, String> env) throws Exception {
+    script(root, work, env, 60, "sh", "volume", "create", "/clivol");
+    script(root, work, env, 60, "sh", "bucket", "create", "/clivol/fifo", "--layout", "OBJECT_STORE");
+    String made = script(root, work, env, 120, "freon", "omkg", "-v", "clivol", "-b", "fifo",
+        "-n", Integer.toString(FREON_KEYS), "-t", "2", "-p", "k");
+    assertTrue(made.contains("Successful executions: " + FREON_KEYS), made);
+    String removed = script(root, work, env, 120, "freon", "ockr", "-v", "clivol", "-b", "fifo",
+        "-n", Integer.toString(FREON_KEYS - FREON_LEFT), "-t", "2", "-p", "k");
+    assertTrue(removed.contains("Successful executions: " + (FREON_KEYS - FREON_LEFT)), removed);
+    String listing = script(root, work, env, 60, "sh", "key", "list", "/clivol/fifo", "--length", "1000");
+    long names = listing.lines().filter(l -> l.trim().startsWith("\"name\"")).count();
+    assertEquals(FREON_LEFT, names, "keys listed by `local-cluster sh key list`:\n" + listing);
   }
 
   private static String key(int i) {
@@ -262,19 +287,26 @@ class LocalClusterScriptTest {
     throw new IOException("no block of " + PORTS + " free loopback ports found");
   }
 
-  private static String script(Path root, Path work, Map<String, String> env, int timeoutSeconds, String command)
+  private static String script(Path root, Path work, Map<String, String> env, int timeoutSeconds, String... args)
       throws IOException, InterruptedException {
-    return script(root, work, env, timeoutSeconds, command, false);
+    return script(root, work, env, timeoutSeconds, false, args);
+  }
+
+  private static String script(Path root, Path work, Map<String, String> env, int timeoutSeconds, String command,
+      boolean tolerateFailure) throws IOException, InterruptedException {
+    return script(root, work, env, timeoutSeconds, tolerateFailure, command);
   }
 
   /** Runs the script; output (stdout and stderr) returned; fails on a non-zero exit unless told to tolerate it. */
-  private static String script(Path root, Path work, Map<String, String> env, int timeoutSeconds, String command,
-      boolean tolerateFailure) throws IOException, InterruptedException {
+  private static String script(Path root, Path work, Map<String, String> env, int timeoutSeconds,
+      boolean tolerateFailure, String... args) throws IOException, InterruptedException {
+    String command = String.join(" ", args);
     Files.createDirectories(work);
     // Beside the working directory, not in it: `clean` deletes that.
-    Path log = work.resolveSibling(work.getFileName() + "." + command + ".out");
-    ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("dev-support/local-cluster").toString(), command)
-        .redirectErrorStream(true).redirectOutput(log.toFile());
+    Path log = work.resolveSibling(work.getFileName() + "." + String.join("-", args).replace('/', '_') + ".out");
+    List<String> argv = new ArrayList<>(List.of("bash", root.resolve("dev-support/local-cluster").toString()));
+    argv.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("LOCAL_CLUSTER_") || k.startsWith("RANGE_COMPACTION_"));
     pb.environment().putAll(env);
     Process p = pb.start();
