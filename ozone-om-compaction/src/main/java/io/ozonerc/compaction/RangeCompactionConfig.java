@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdds.conf.Config;
 import org.apache.hadoop.hdds.conf.ConfigGroup;
 import org.apache.hadoop.hdds.conf.ConfigType;
@@ -32,6 +33,26 @@ import org.apache.hadoop.hdds.conf.PostConstruct;
 public class RangeCompactionConfig {
   public static final String PREFIX = "ozone.om.range.compaction";
   public static final String ENABLED_KEY = PREFIX + ".service.enabled";
+  /** Generated from the annotations below by Ozone's {@code @Config} processor; packaged in our jar. */
+  public static final String DEFAULTS_RESOURCE = "ozone-om-compaction-default.xml";
+
+  /** Shortest and longest duration the service can schedule with (millisecond timer, nanosecond clock). */
+  static final Duration MIN_DURATION = Duration.ofMillis(1);
+  static final Duration MAX_DURATION = Duration.ofDays(365);
+
+  static {
+    // Ozone 2.2.0 loads the -default.xml of its own modules only. Registering ours makes every Configuration in
+    // this JVM, existing and future, show our keys with their defaults and descriptions (the OM's /conf).
+    Configuration.addDefaultResource(DEFAULTS_RESOURCE);
+  }
+
+  /**
+   * Makes sure our defaults are registered with Hadoop's {@link Configuration} (by loading this class). Call it
+   * before the first configuration is read, e.g. in a {@code main}.
+   */
+  public static void registerDefaults() {
+    // the static initializer did the work
+  }
 
   /** The OM tables keyed by bucket prefix: the ones the service may compact. */
   public static final List<String> KNOWN_TABLES = List.of(
@@ -44,41 +65,49 @@ public class RangeCompactionConfig {
   private boolean enabled;
 
   @Config(key = PREFIX + ".interval", defaultValue = "10m", type = ConfigType.TIME, tags = {OM, PERFORMANCE},
-      description = "Delay between the end of one round and the start of the next. A round with nothing to do "
-          + "only reads SST file metadata, so short intervals are cheap.")
+      description = "Delay between the end of one round and the start of the next, e.g. 30s, 10m (no unit: "
+          + "milliseconds); from 1ms to 365d. A round with nothing to do only reads SST file metadata, so short "
+          + "intervals are cheap.")
   private Duration interval;
 
   @Config(key = PREFIX + ".timeout", defaultValue = "5m", type = ConfigType.TIME, tags = {OM, PERFORMANCE},
-      description = "Time budget of one round: no new range compaction starts once it is spent. Shutdown waits "
-          + "at most this long for a running compaction before leaving it to the RocksDB close.")
+      description = "Time budget of one round, e.g. 5m (no unit: milliseconds), from 1ms to 365d: no new range "
+          + "compaction starts once it is spent. Shutdown waits at most this long for a running compaction before "
+          + "leaving it to the RocksDB close.")
   private Duration timeout;
 
   @Config(key = PREFIX + ".max.compaction.entries", defaultValue = "1000000", type = ConfigType.LONG,
       tags = {OM, PERFORMANCE},
-      description = "Largest number of SST entries one compaction may cover; bigger bucket ranges are split at SST "
-          + "file boundaries. Bounds the time of one compactRange call (~200 ms per million entries).")
+      description = "Largest number of SST entries (puts and tombstones) one compaction may cover, > 0; bigger "
+          + "bucket ranges are split at SST file boundaries. Bounds the time of one compactRange call (about 200 ms "
+          + "per million entries, measured on a 1e6-key bucket).")
   private long maxCompactionEntries;
 
   @Config(key = PREFIX + ".min.tombstones", defaultValue = "10000", type = ConfigType.LONG, tags = {OM, PERFORMANCE},
-      description = "A range qualifies only with at least this many estimated tombstones (0: no minimum).")
+      description = "A range qualifies only with at least this many estimated tombstones (a count, >= 0; 0: no "
+          + "minimum).")
   private long minTombstones;
 
   @Config(key = PREFIX + ".tombstone.ratio", defaultValue = "0.3", type = ConfigType.DOUBLE, tags = {OM, PERFORMANCE},
-      description = "A range qualifies only when at least this share of its entries are tombstones, in (0, 1].")
+      description = "A range qualifies only when at least this share of its entries are tombstones: a fraction "
+          + "in (0, 1], e.g. 0.3 for 30%.")
   private double tombstoneRatio;
 
   @Config(key = PREFIX + ".ranges.per.run", defaultValue = "20", type = ConfigType.INT, tags = {OM, PERFORMANCE},
-      description = "Most range compactions one round runs, best-scoring first.")
+      description = "Most range compactions one round runs, best-scoring first (a count, >= 0; 0: plan and "
+          + "report only, compact nothing).")
   private int rangesPerRun;
 
   @Config(key = PREFIX + ".bytes.per.run", defaultValue = "4GB", type = ConfigType.SIZE, tags = {OM, PERFORMANCE},
-      description = "Most SST bytes one round may hand to compactions (whole overlapping files); 0 means no limit. "
-          + "The best range always runs, so an oversized range cannot starve.")
+      description = "Most SST bytes one round may hand to compactions (whole overlapping files), e.g. 4GB (no "
+          + "unit: bytes); 0 means no limit. The best range always runs, so an oversized range cannot starve.")
   private long bytesPerRun;
 
   @Config(key = PREFIX + ".tables", defaultValue = "keyTable,openKeyTable,deletedTable,multipartInfoTable,fileTable,"
       + "openFileTable,directoryTable,deletedDirectoryTable", type = ConfigType.STRING, tags = {OM, PERFORMANCE},
-      description = "Comma-separated OM tables to watch; each must be one of the bucket-prefixed tables.")
+      description = "Comma-separated OM tables to watch, at least one, each one of the bucket-prefixed tables: "
+          + "keyTable, openKeyTable, deletedTable, multipartInfoTable (keys /volume/bucket/...), fileTable, "
+          + "openFileTable, directoryTable, deletedDirectoryTable (keys /volumeId/bucketId/...).")
   private String tables;
 
   @Config(key = PREFIX + ".bottommost.mode", defaultValue = "auto", type = ConfigType.STRING,
@@ -97,19 +126,22 @@ public class RangeCompactionConfig {
 
   @Config(key = PREFIX + ".pressure.pending.compaction.bytes", defaultValue = "4GB", type = ConfigType.SIZE,
       tags = {OM, PERFORMANCE},
-      description = "Stop the round when any column family's estimated pending compaction bytes reach this. "
-          + "RocksDB starts slowing writes at 64GB by default; 4GB leaves the background compactions room.")
+      description = "Stop the round when any column family's estimated pending compaction bytes reach this, e.g. "
+          + "4GB (no unit: bytes). 0 stops every round (a pause). RocksDB starts slowing writes at 64GB by default; "
+          + "4GB leaves the background compactions room.")
   private long pressurePendingCompactionBytes;
 
   @Config(key = PREFIX + ".pressure.level0.files", defaultValue = "12", type = ConfigType.INT,
       tags = {OM, PERFORMANCE},
-      description = "Stop the round when any column family has this many level-0 files. RocksDB slows writes at "
-          + "20 (level0_slowdown_writes_trigger, which Ozone's OM profile keeps); 12 stops well before that.")
+      description = "Stop the round when any column family has this many level-0 files (a count, >= 0; 0 stops "
+          + "every round, a pause). RocksDB slows writes at 20 (level0_slowdown_writes_trigger, which Ozone's OM "
+          + "profile keeps); 12 stops well before that.")
   private int pressureLevel0Files;
 
   @Config(key = PREFIX + ".backoff.max", defaultValue = "1h", type = ConfigType.TIME, tags = {OM, PERFORMANCE},
-      description = "After a round stopped for write pressure the next rounds are skipped for interval x 2^n "
-          + "(n = consecutive pressure stops), at most this long.")
+      description = "After a round stopped for write pressure the next rounds are skipped for "
+          + "min(interval x 2^(n-1), backoff.max), n = consecutive rounds stopped for pressure (1 after the first); "
+          + "from 1ms to 365d, no unit: milliseconds.")
   private Duration backoffMax;
 
   @Config(key = PREFIX + ".leader.policy", defaultValue = "normal", type = ConfigType.STRING,
@@ -120,6 +152,22 @@ public class RangeCompactionConfig {
 
   /** Reads and validates; any bad value fails with the key and the value in the message. */
   public static RangeCompactionConfig from(ConfigurationSource conf) {
+    try {
+      return read(conf);
+    } catch (IllegalArgumentException e) {
+      // validate() sees parsed values (500us reads as PT0.0005S): add the value as the operator wrote it.
+      for (String key : keys()) {
+        String raw = conf.get(key);
+        String msg = String.valueOf(e.getMessage());
+        if (raw != null && msg.startsWith("Invalid " + key + " = ") && !msg.contains("'" + raw + "'")) {
+          throw new IllegalArgumentException(msg + " (set as '" + raw + "')", e);
+        }
+      }
+      throw e;
+    }
+  }
+
+  private static RangeCompactionConfig read(ConfigurationSource conf) {
     checkBooleans(conf);
     try {
       return conf.getObject(RangeCompactionConfig.class);
@@ -150,9 +198,9 @@ public class RangeCompactionConfig {
   /** Called by Ozone after injection; rejects values that parse but make no sense. */
   @PostConstruct
   public void validate() {
-    positive(PREFIX + ".interval", interval);
-    positive(PREFIX + ".timeout", timeout);
-    positive(PREFIX + ".backoff.max", backoffMax);
+    schedulable(PREFIX + ".interval", interval);
+    schedulable(PREFIX + ".timeout", timeout);
+    schedulable(PREFIX + ".backoff.max", backoffMax);
     if (maxCompactionEntries <= 0) {
       fail(".max.compaction.entries", maxCompactionEntries, "must be > 0");
     }
@@ -187,9 +235,13 @@ public class RangeCompactionConfig {
     }
   }
 
-  private static void positive(String key, Duration d) {
-    if (d == null || d.isZero() || d.isNegative()) {
-      throw new IllegalArgumentException("Invalid " + key + " = " + d + ": must be a positive duration");
+  /**
+   * Ozone's executor schedules in whole milliseconds (0 ms would make {@code start()} throw) and the service
+   * keeps time in nanoseconds (a long overflows after 292 years), so a duration must lie in [1ms, 365d].
+   */
+  private static void schedulable(String key, Duration d) {
+    if (d == null || d.compareTo(MIN_DURATION) < 0 || d.compareTo(MAX_DURATION) > 0) {
+      throw new IllegalArgumentException("Invalid " + key + " = " + d + ": must be between 1ms and 365d");
     }
   }
 
@@ -271,7 +323,8 @@ public class RangeCompactionConfig {
         + ", leaderPolicy=" + leaderPolicy + "}";
   }
 
-  static List<String> keys() {
+  /** Every key this class reads, {@code ozone.om.range.compaction.*}. */
+  public static List<String> keys() {
     return Arrays.stream(RangeCompactionConfig.class.getDeclaredFields())
         .filter(f -> f.isAnnotationPresent(Config.class)).map(f -> f.getAnnotation(Config.class).key()).toList();
   }

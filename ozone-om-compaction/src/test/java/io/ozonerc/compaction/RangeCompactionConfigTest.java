@@ -42,7 +42,23 @@ class RangeCompactionConfigTest {
       "ozone.om.range.compaction.ranges.per.run|-1",
       "ozone.om.range.compaction.bytes.per.run|-5GB",
       "ozone.om.range.compaction.interval|0s",
+      "ozone.om.range.compaction.interval|500us",   // parses, but the executor schedules in whole ms
+      "ozone.om.range.compaction.interval|999999ns",
+      "ozone.om.range.compaction.interval|366d",
+      "ozone.om.range.compaction.interval|300000000d", // past a long of nanoseconds
+      "ozone.om.range.compaction.interval|soon",
       "ozone.om.range.compaction.timeout|-3s",
+      "ozone.om.range.compaction.timeout|0ms",
+      "ozone.om.range.compaction.timeout|10us",
+      "ozone.om.range.compaction.timeout|400d",
+      "ozone.om.range.compaction.backoff.max|500us",
+      "ozone.om.range.compaction.backoff.max|1000d",
+      "ozone.om.range.compaction.max.compaction.entries|-1",
+      "ozone.om.range.compaction.ranges.per.run|99999999999",
+      "ozone.om.range.compaction.tombstone.ratio|NaN",
+      "ozone.om.range.compaction.tombstone.ratio|Infinity",
+      "ozone.om.range.compaction.bytes.per.run|lots",
+      "ozone.om.range.compaction.tables|''",
       "ozone.om.range.compaction.tables|keyTable,fooTable",
       "ozone.om.range.compaction.tables|' , '",
       "ozone.om.range.compaction.bottommost.mode|sometimes",
@@ -58,6 +74,78 @@ class RangeCompactionConfigTest {
     conf.set(key, value);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RangeCompactionConfig.from(conf));
     assertTrue(e.getMessage().contains(key), e.getMessage());
+    assertTrue(e.getMessage().contains(value.trim()), "message names the value: " + e.getMessage());
+  }
+
+  @ParameterizedTest(name = "{0} = ''{1}'' is accepted")
+  @CsvSource(delimiter = '|', value = {
+      "ozone.om.range.compaction.interval|1ms",
+      "ozone.om.range.compaction.interval|365d",
+      "ozone.om.range.compaction.timeout|1ms",
+      "ozone.om.range.compaction.backoff.max|365d",
+      "ozone.om.range.compaction.ranges.per.run|0",
+      "ozone.om.range.compaction.bytes.per.run|0",
+      "ozone.om.range.compaction.min.tombstones|0",
+      "ozone.om.range.compaction.tombstone.ratio|1",
+  })
+  void edgeValuesTheServiceCanRunWithAreAccepted(String key, String value) {
+    OzoneConfiguration conf = new OzoneConfiguration();
+    conf.set(key, value);
+    RangeCompactionConfig.from(conf);
+  }
+
+  @Test
+  void aFreshConfigurationShowsOurDefaultsFromTheGeneratedFile() {
+    RangeCompactionConfig.registerDefaults();
+    OzoneConfiguration conf = new OzoneConfiguration();
+    for (java.lang.reflect.Field f : RangeCompactionConfig.class.getDeclaredFields()) {
+      org.apache.hadoop.hdds.conf.Config c = f.getAnnotation(org.apache.hadoop.hdds.conf.Config.class);
+      if (c != null) {
+        assertEquals(c.defaultValue(), conf.get(c.key()), c.key());
+        String[] sources = conf.getPropertySources(c.key());
+        assertTrue(sources != null && java.util.Arrays.asList(sources).contains(RangeCompactionConfig.DEFAULTS_RESOURCE),
+            c.key() + " from " + java.util.Arrays.toString(sources));
+      }
+    }
+  }
+
+  @Test
+  void backoffFormulaIsTheSameInCodeReadmeAndGeneratedXml() throws IOException {
+    String formula = "min(interval x 2^(n-1), backoff.max)";
+    String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md"));
+    assertTrue(readme.contains(formula), "README states " + formula);
+    String service = java.nio.file.Files.readString(java.nio.file.Path.of(
+        "src/main/java/io/ozonerc/compaction/service/RangeCompactionService.java"));
+    assertTrue(service.contains("interval x 2^(n-1)"), "service code states the formula");
+    try (InputStream in = getClass().getResourceAsStream("/" + RangeCompactionConfig.DEFAULTS_RESOURCE)) {
+      assertTrue(new String(in.readAllBytes(), StandardCharsets.UTF_8).contains(formula), "generated XML");
+    }
+  }
+
+  @Test
+  void liveConfigRefusesABadValueAndKeepsTheOldOne() {
+    OzoneConfiguration conf = new OzoneConfiguration();
+    conf.set("ozone.om.range.compaction.interval", "2m");
+    LiveConfig live = LiveConfig.from(conf);
+    java.util.List<RangeCompactionConfig> seen = new java.util.ArrayList<>();
+    live.onChange(seen::add);
+
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> live.set("ozone.om.range.compaction.interval", "500us"));
+    assertTrue(e.getMessage().contains("ozone.om.range.compaction.interval") && e.getMessage().contains("'500us'"),
+        e.getMessage());
+    assertEquals(Duration.ofMinutes(2), live.get().getInterval());
+    assertEquals(0, seen.size());
+
+    live.set("ozone.om.range.compaction.min.tombstones", "5");
+    live.set("ozone.om.range.compaction.interval", "30s");
+    assertEquals(5, live.get().plannerSettings().minTombstones());
+    assertEquals(Duration.ofSeconds(30), live.get().getInterval());
+    assertEquals(2, seen.size());
+    live.set("ozone.om.range.compaction.interval", null); // removed from the site file: back to the default
+    assertEquals(Duration.ofMinutes(10), live.get().getInterval());
+    assertEquals(5, live.get().plannerSettings().minTombstones());
+    assertThrows(IllegalArgumentException.class, () -> live.set("ozone.om.range.compaction.nope", "1"));
   }
 
   @Test

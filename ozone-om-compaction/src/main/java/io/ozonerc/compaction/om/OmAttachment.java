@@ -1,8 +1,12 @@
 package io.ozonerc.compaction.om;
 
+import io.ozonerc.compaction.LiveConfig;
+import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.service.RangeCompactionService;
+import java.util.Locale;
 import java.util.Optional;
 import org.apache.hadoop.hdds.conf.ConfigurationSource;
+import org.apache.hadoop.hdds.conf.ReconfigurationHandler;
 import org.apache.hadoop.ozone.om.OzoneManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,15 +21,46 @@ public final class OmAttachment {
 
   private OmAttachment() { }
 
-  /** Creates and starts the service for {@code om} when enabled; empty when disabled. */
+  /**
+   * Creates and starts the service for {@code om} when enabled; empty when disabled. Either way our keys become
+   * reconfigurable through the OM's reconfiguration handler ({@code ozone admin reconfig --service=OM}).
+   */
   public static Optional<RangeCompactionService> start(OzoneManager om, ConfigurationSource conf) {
+    LiveConfig live = LiveConfig.from(conf);
     Optional<RangeCompactionService> service = RangeCompactionService.createIfEnabled(conf,
         om::getMetadataManager, () -> isHaLeader(om));
     service.ifPresent(s -> {
       s.start();
       LOG.info("Range compaction attached to OM {}", om.getOMNodeId());
     });
+    registerReconfiguration(om.getReconfigurationHandler(), live, service.orElse(null));
     return service;
+  }
+
+  /**
+   * Registers every {@code ozone.om.range.compaction.*} key with {@code handler}: an accepted value reaches
+   * {@code service} (when it runs) at its next round; a bad one is refused naming the key and the value, and the
+   * old value stays. Registering again (a new service after a store reload) replaces the previous callbacks.
+   *
+   * @param service the running service, or null when it was disabled at start-up: then everything but enabling
+   *                it is accepted (and applies when the OM next starts with the service on)
+   */
+  public static void registerReconfiguration(ReconfigurationHandler handler, LiveConfig live,
+      RangeCompactionService service) {
+    if (service != null) {
+      live.onChange(service::reconfigure);
+    }
+    for (String key : RangeCompactionConfig.keys()) {
+      handler.register(key, value -> {
+        if (service == null && key.equals(RangeCompactionConfig.ENABLED_KEY) && value != null
+            && value.trim().toLowerCase(Locale.ROOT).equals("true")) {
+          throw new IllegalArgumentException("Cannot set " + key + " = '" + value + "' at run time: the service "
+              + "was disabled when this OM started; set it in ozone-site.xml and restart the OM");
+        }
+        live.set(key, value);
+        return value;
+      });
+    }
   }
 
   /** True when {@code om} is the Ratis leader of a ring with followers (a single OM is never "the leader" here). */

@@ -1,5 +1,6 @@
 package io.ozonerc.compaction.om;
 
+import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.service.RangeCompactionService;
 import java.io.IOException;
 import java.util.Optional;
@@ -34,12 +35,14 @@ public final class RangeCompactionOmStarter implements OMStarterInterface {
   static final int SERVICE_SHUTDOWN_PRIORITY = OzoneServiceConfig.DEFAULT_SHUTDOWN_HOOK_PRIORITY + 1;
 
   public static void main(String[] args) throws Exception {
+    RangeCompactionConfig.registerDefaults(); // our keys and defaults in every configuration, /conf included
     OzoneNetUtils.disableJvmNetworkAddressCacheIfRequired(new OzoneConfiguration());
     new OzoneManagerStarter(new RangeCompactionOmStarter()).run(args);
   }
 
   @Override
   public void start(OzoneConfiguration conf) throws IOException, AuthenticationException {
+    validate(conf);
     OzoneManager om = OzoneManager.createOm(conf);
     om.start();
     Optional<RangeCompactionService> service = OmAttachment.start(om, conf);
@@ -62,6 +65,7 @@ public final class RangeCompactionOmStarter implements OMStarterInterface {
 
   @Override
   public void bootstrap(OzoneConfiguration conf, boolean force) throws IOException, AuthenticationException {
+    validate(conf);
     if (!OzoneManager.omInit(conf)) {
       throw new IOException("OM Init failed.");
     }
@@ -75,11 +79,20 @@ public final class RangeCompactionOmStarter implements OMStarterInterface {
 
   @Override
   public void startAndCancelPrepare(OzoneConfiguration conf) throws IOException, AuthenticationException {
+    validate(conf);
     try (OzoneManager om = OzoneManager.createOm(conf)) {
       om.getPrepareState().cancelPrepare();
       om.start();
       runUntilStopped(om, conf);
     }
+  }
+
+  /**
+   * Fails on a bad {@code ozone.om.range.compaction.*} value before the OM is created: an OM that opened RPC,
+   * Ratis (joining its HA ring) and HTTP would otherwise be left without a clean stop.
+   */
+  static void validate(OzoneConfiguration conf) {
+    RangeCompactionConfig.from(conf);
   }
 
   /** The blocking forms: service up after the OM, down before the OM's close. */

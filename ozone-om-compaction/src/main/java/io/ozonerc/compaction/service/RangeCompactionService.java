@@ -68,8 +68,8 @@ public class RangeCompactionService extends BackgroundService {
   public static final String SERVICE_NAME = "RangeCompactionService";
 
   private final CompactionStore store;
-  private final RangeCompactionConfig config;
-  private final Set<String> tables;
+  private volatile RangeCompactionConfig config;
+  private volatile Set<String> tables;
   private final BooleanSupplier isLeader;
   private final LongSupplier nanoClock;
   private final RangeCompactionMetrics metrics = new RangeCompactionMetrics();
@@ -83,6 +83,10 @@ public class RangeCompactionService extends BackgroundService {
   static final int HISTORY = 256;
   private int consecutivePressureStops; // guarded by roundLock
   private long backoffUntilNanos;       // guarded by roundLock
+  /** End of the last scheduled round (only the service thread touches it), or null before the first one. */
+  private volatile Long lastScheduledEndNanos;
+  /** The executor's tick: rounds start on a tick once {@code .interval} has passed, so a new interval applies. */
+  static final long TICK_MS = 1000;
 
   /**
    * The one way an OM should create the service: reads and validates the configuration (failing start-up with
@@ -111,7 +115,7 @@ public class RangeCompactionService extends BackgroundService {
    */
   public RangeCompactionService(CompactionStore store, RangeCompactionConfig config, BooleanSupplier isLeader,
       LongSupplier nanoClock) {
-    super(SERVICE_NAME, config.getInterval().toMillis(), TimeUnit.MILLISECONDS, 1,
+    super(SERVICE_NAME, Math.min(TICK_MS, config.getInterval().toMillis()), TimeUnit.MILLISECONDS, 1,
         config.getTimeout().toMillis());
     this.store = store;
     this.config = config;
@@ -155,12 +159,32 @@ public class RangeCompactionService extends BackgroundService {
     metrics.unregister();
   }
 
+  /**
+   * Replaces the configuration; the next round uses it (a running round finishes with the one it started with).
+   * A new interval counts from the end of the last round; {@code .service.enabled=false} pauses scheduled rounds.
+   * The executor ticks every min(1 s, interval at construction), so a shorter interval set later is rounded up
+   * to that tick.
+   */
+  public void reconfigure(RangeCompactionConfig newConfig) {
+    Set<String> newTables = newConfig.tableSet();
+    setServiceTimeoutInNanos(newConfig.getTimeout().toNanos());
+    tables = newTables;
+    config = newConfig;
+    LOG.info("{} reconfigured: {}", SERVICE_NAME, newConfig);
+  }
+
   @Override
   public BackgroundTaskQueue getTasks() {
     BackgroundTaskQueue queue = new BackgroundTaskQueue();
-    if (!stopping) {
+    long now = nanoClock.getAsLong();
+    if (!stopping && config.isEnabled()
+        && (lastScheduledEndNanos == null || now - lastScheduledEndNanos >= config.getInterval().toNanos())) {
       queue.add(() -> {
-        runRound(false);
+        try {
+          runRound(false);
+        } finally {
+          lastScheduledEndNanos = nanoClock.getAsLong();
+        }
         return EmptyTaskResult.newResult();
       });
     }
@@ -240,6 +264,8 @@ public class RangeCompactionService extends BackgroundService {
 
   /** One round. Requires roundLock. */
   private RoundResult roundLocked(long start) throws IOException {
+    RangeCompactionConfig config = this.config; // one snapshot per round
+    Set<String> tables = config.tableSet();
     PlannerSettings settings = settingsForRole();
     if (settings == null) {
       return RoundResult.early(Outcome.LEADER_SKIPPED, "leader.policy=skip and this OM is the leader", 0);

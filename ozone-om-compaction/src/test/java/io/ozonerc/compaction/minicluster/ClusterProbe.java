@@ -66,7 +66,7 @@ final class ClusterProbe {
     return sum;
   }
 
-  private static String get(OzoneManager om, String path) throws IOException {
+  static String get(OzoneManager om, String path) throws IOException {
     InetSocketAddress a = om.getHttpServer().getHttpAddress();
     HttpURLConnection c = (HttpURLConnection) new URL("http://127.0.0.1:" + a.getPort() + path).openConnection();
     c.setConnectTimeout(5_000);
