@@ -6,7 +6,7 @@
 Reads the JSON that `java org.openjdk.jmh.Main ... -rf json -rff <file>` writes for SerializationBenchmark,
 DirectoryWalkBenchmark and GetPathBenchmark (any subset, any number of files, e.g. one per thread count), and the
 byte sizes DirectoryFormatSizes writes. Prints ours (TRIMMED) against protobuf and flatbuffers with ratios, then the
-issue's targets, each marked met or missed. Allocation comes from `-prof gc` (gc.alloc.rate.norm, bytes per op)
+targets, each marked met or missed. Allocation comes from `-prof gc` (gc.alloc.rate.norm, bytes per op)
 where the run had it. Standard library only.
 """
 import argparse

@@ -323,6 +323,17 @@ public class RangeCompactionConfig {
         + ", leaderPolicy=" + leaderPolicy + "}";
   }
 
+  /**
+   * Which of {@code keys} nobody set: no {@code ozone-site.xml}, {@code -D} or code gave them a value, so the
+   * declared default applies. Tools print these so an operator knows the thresholds were not the cluster's.
+   */
+  public static List<String> keysAtDefault(Configuration conf, List<String> keys) {
+    return keys.stream().filter(k -> {
+      String[] sources = conf.getPropertySources(k);
+      return sources == null || Arrays.stream(sources).allMatch(DEFAULTS_RESOURCE::equals);
+    }).toList();
+  }
+
   /** Every key this class reads, {@code ozone.om.range.compaction.*}. */
   public static List<String> keys() {
     return Arrays.stream(RangeCompactionConfig.class.getDeclaredFields())

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Sizes of the study's object: a directory with two ACLs, as the OM creates it (Ozone's default ACLs: the user gets
  * ALL, the user's primary group READ and LIST), with a Ratis object id. Expected sizes are summed from the layout in
- * docs/directory-format.md, term by term; the issue's target is trimmed <= 50% of protobuf.
+ * docs/directory-format.md, term by term; the target is trimmed <= 50% of protobuf.
  */
 class StudyObjectSizeTest {
   private static final Logger LOG = LoggerFactory.getLogger(StudyObjectSizeTest.class);

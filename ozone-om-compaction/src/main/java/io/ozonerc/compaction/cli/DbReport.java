@@ -1,5 +1,6 @@
 package io.ozonerc.compaction.cli;
 
+import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.plan.CompactionPlan;
 import io.ozonerc.compaction.plan.Keys;
 import io.ozonerc.compaction.plan.PlannerSettings;
@@ -12,6 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
 
 /**
  * What the CLI says about one om.db, as plain values: per table the SST totals and the worst ranges by the
@@ -26,9 +28,23 @@ import java.util.stream.Stream;
  * @param plan      the planner's decisions over all watched tables
  * @param showPlan  print the plan ({@code --dry-run} or {@code --compact})
  * @param compacted what {@code --compact} did, in plan order; {@code null} without {@code --compact}
+ * @param atDefault the settings keys nobody set (declared defaults apply), short names such as
+ *                  {@code min.tombstones}
  */
 record DbReport(String db, String access, String lock, PlannerSettings settings, List<TableReport> tables,
-    CompactionPlan plan, boolean showPlan, List<Compaction> compacted) {
+    CompactionPlan plan, boolean showPlan, List<Compaction> compacted, List<String> atDefault) {
+
+  /** The settings keys of {@link #settings} by their configuration key. */
+  static final List<String> SETTINGS_KEYS = List.of("min.tombstones", "tombstone.ratio", "max.compaction.entries",
+      "ranges.per.run", "bytes.per.run", "bottommost.mode").stream()
+      .map(k -> RangeCompactionConfig.PREFIX + "." + k).toList();
+
+  /** This report, saying which settings came from the declared defaults. */
+  DbReport withDefaultsOf(Configuration conf) {
+    List<String> keys = RangeCompactionConfig.keysAtDefault(conf, SETTINGS_KEYS).stream()
+        .map(k -> k.substring(RangeCompactionConfig.PREFIX.length() + 1)).toList();
+    return new DbReport(db, access, lock, settings, tables, plan, showPlan, compacted, keys);
+  }
 
   /**
    * One table.
@@ -103,7 +119,7 @@ record DbReport(String db, String access, String lock, PlannerSettings settings,
           top > 0 && ranges.size() > top ? ranges.subList(0, top) : ranges));
     }
     return new DbReport(db, access, lock, settings, List.copyOf(out), plan, showPlan,
-        compacted == null ? null : List.copyOf(compacted));
+        compacted == null ? null : List.copyOf(compacted), List.of());
   }
 
   /** Ranges that qualified but will not run this round (busy, in flight, over budget): worth an operator's eye. */

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The machine form of a {@link DbReport}: the same facts as {@link TextReport}, every watched table included
@@ -28,6 +30,7 @@ final class JsonReport {
     root.put("access", r.access());
     root.put("lock", r.lock());
     root.put("settings", settings(r.settings()));
+    root.put("settingsAtDefault", r.atDefault());
     List<Object> tables = new ArrayList<>();
     for (DbReport.TableReport t : r.tables()) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -93,7 +96,10 @@ final class JsonReport {
   private static Map<String, Object> range(RangeAssessment a) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("table", a.range().table());
-    m.put("bucket", a.range().label());
+    m.put("label", a.range().label());
+    String[] vb = volumeAndBucket(a.range().label());
+    m.put("volume", vb == null ? null : vb[0]);
+    m.put("bucket", vb == null ? null : vb[1]);
     m.put("begin", Keys.show(a.range().begin()));
     m.put("end", Keys.show(a.range().end()));
     m.putAll(stats(a.stats()));
@@ -102,6 +108,15 @@ final class JsonReport {
     m.put("bottommost", a.forceBottommost() ? "force" : "skip");
     return m;
   }
+
+  /** A range labelled {@code /volume/bucket/} (possibly "... part i/n" or "... dense part"); null otherwise. */
+  static String[] volumeAndBucket(String label) {
+    Matcher m = BUCKET_LABEL.matcher(label);
+    return m.matches() ? new String[] {m.group(1), m.group(2)} : null;
+  }
+
+  private static final Pattern BUCKET_LABEL =
+      Pattern.compile("/([^/ ]+)/([^/ ]+)/( part \\d+/\\d+| dense part)*");
 
   private static Map<String, Object> stats(RangeStats s) {
     Map<String, Object> m = new LinkedHashMap<>();

@@ -191,7 +191,7 @@ public abstract class RangeCompactionTool extends AbstractSubcommand implements 
       Map<String, long[]> memtable = opened.memtableCounts(tableSet);
       List<DbReport.Compaction> done = compacting ? compactPlanned(store, plan, buckets, settings) : null;
       return DbReport.of(db.toString(), compacting ? "read-write (compacting)" : "read-only", lockDetail, settings,
-          List.copyOf(tableSet), files, memtable, plan, top, dryRun || compacting, done);
+          List.copyOf(tableSet), files, memtable, plan, top, dryRun || compacting, done).withDefaultsOf(conf);
     }
   }
 

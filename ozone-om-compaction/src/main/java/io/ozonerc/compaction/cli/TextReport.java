@@ -21,6 +21,9 @@ final class TextReport {
     out.add("om.db: " + r.db());
     out.add("access: " + r.access() + "; " + r.lock());
     out.add("settings: " + settings(r.settings()));
+    if (!r.atDefault().isEmpty()) {
+      out.add("  defaults (not set in ozone-site.xml, -D or options): " + String.join(", ", r.atDefault()));
+    }
     List<String> empty = new ArrayList<>();
     for (DbReport.TableReport t : r.tables()) {
       if (t.files() == 0 && t.memtableEntries() == 0) {

@@ -93,6 +93,8 @@ public final class OmCompactionStore implements CompactionStore {
   /**
    * One range per bucket per table: {@code /vol/bucket/} for the tables keyed by name, {@code /volId/bucketId/}
    * for the FSO tables. Every bucket is listed for every table; ranges without data are dropped by the planner.
+   * Every range is labelled {@code /vol/bucket/}, the FSO ones too: operators read names, not object ids (the
+   * ids stay visible in the range's keys).
    */
   @Override
   public Map<String, List<KeyRange>> bucketRanges(Set<String> tables) throws IOException {
@@ -120,9 +122,11 @@ public final class OmCompactionStore implements CompactionStore {
     for (String table : tables) {
       List<KeyRange> ranges = new ArrayList<>(prefixes.size());
       for (String[] p : prefixes) {
-        String prefix = NAME_KEYED.contains(table) ? p[0] : p[1];
-        if (prefix != null) { // a bucket without its volume: its FSO keys fall in a (no bucket) range
-          ranges.add(KeyRange.ofPrefix(table, prefix));
+        if (NAME_KEYED.contains(table)) {
+          ranges.add(KeyRange.ofPrefix(table, p[0]));
+        } else if (p[1] != null) { // a bucket without its volume: its FSO keys fall in a (no bucket) range
+          KeyRange ids = KeyRange.ofPrefix(table, p[1]);
+          ranges.add(new KeyRange(table, p[0], ids.begin(), ids.end()));
         }
       }
       out.put(table, ranges);

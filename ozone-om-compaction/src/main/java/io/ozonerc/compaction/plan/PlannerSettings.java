@@ -21,7 +21,7 @@ public record PlannerSettings(long minTombstones, double tombstoneRatio, long ma
     }
   }
 
-  /** The defaults: 10k tombstones, 30%, 1M entries per compaction, 20 ranges, no byte limit. */
+  /** The defaults: 10k tombstones, 30%, 1M entries per compaction, 20 ranges, no byte limit. */
   public static PlannerSettings defaults() {
     return new PlannerSettings(10_000, 0.3, 1_000_000, 20, 0, BottommostMode.AUTO);
   }

@@ -15,7 +15,7 @@ import java.util.TreeSet;
  * A delete in RocksDB writes a tombstone; until a compaction carries it to the bottom level, every iterator that
  * crosses it steps over it and over the older value it hides. The OM lists a bucket by seeking to the bucket's
  * first key and reading forward, so a bucket whose lower 95% was deleted makes each listing step over ~2 internal
- * keys per deleted key (109 ms per seek at 1e6 keys, FACTS.md) while RocksDB's own compaction picker, which looks at
+ * keys per deleted key (109 ms per seek at 1e6 keys, docs/facts.md) while RocksDB's own compaction picker, which looks at
  * level sizes, sees no reason to act. A manual {@code compactRange} over just that bucket removes them all.
  *
  * <p>The unit is therefore the bucket: one range per bucket prefix per table ({@code /vol/bucket/} for the

@@ -40,7 +40,7 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
    *
    * <p>TiKV ranks by tombstones x tombstone ratio. We count what a reader pays instead: an iterator entering the
    * range steps over every tombstone and every older put a tombstone hides (two skips per deleted key when its
-   * value sits below, FACTS.md), so {@code deadKeys} replaces {@code tombstones}, and the density
+   * value sits below, docs/facts.md), so {@code deadKeys} replaces {@code tombstones}, and the density
    * {@code deadKeys / entries} replaces the ratio. Tombstones sitting over live data therefore count double, and
    * tombstones already at the bottom with nothing under them count once: they cost one skip each and need a
    * rewrite of bottom files to remove. Example: a bucket of 100k puts with 95k deletes flushed above them has

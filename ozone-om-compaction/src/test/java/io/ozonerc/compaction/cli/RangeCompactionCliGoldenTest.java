@@ -75,7 +75,7 @@ class RangeCompactionCliGoldenTest {
 
   @Test
   void defaultThresholdsPlanNothingAndTopLimitsTheList() throws IOException {
-    // The defaults (10000 tombstones) are far above this DB: nothing qualifies.
+    // The default thresholds (10000 tombstones) are far above this DB: nothing qualifies.
     CliFixtures.Run r = run(args(db, "--dry-run", "--top", "1", "--table", "keyTable"));
     assertEquals(RangeCompactionCommand.OK, r.status(), r.toString());
     compareWithGolden("defaults-top1-keyTable.txt", r.out());
@@ -93,7 +93,14 @@ class RangeCompactionCliGoldenTest {
     assertEquals(2 * CliFixtures.KEYS + CliFixtures.HOT_DELETED, keyTable.get("entries").asLong());
     assertEquals(CliFixtures.HOT_DELETED, keyTable.get("tombstones").asLong());
     JsonNode worst = keyTable.get("worstRanges").get(0);
-    assertEquals("/vol/hot/", worst.get("bucket").asText());
+    assertEquals("/vol/hot/", worst.get("label").asText());
+    assertEquals("vol", worst.get("volume").asText());
+    assertEquals("hot", worst.get("bucket").asText());
+    // An FSO bucket is named, not numbered; its keys still show the ids.
+    JsonNode fso = table(root, "fileTable").get("worstRanges").get(0);
+    assertEquals("/vol/fso/", fso.get("label").asText());
+    assertEquals("fso", fso.get("bucket").asText());
+    assertEquals("/" + CliFixtures.VOL_ID + "/" + CliFixtures.FSO_BUCKET_ID + "/", fso.get("begin").asText());
     assertEquals(CliFixtures.HOT_DELETED, worst.get("tombstones").asLong());
     assertEquals("planned", worst.get("verdict").asText());
     JsonNode planned = root.get("plan").get("planned");
