@@ -44,9 +44,12 @@ import java.util.Optional;
  *       probe therefore never opens the file when {@code /proc/locks} names this process; never call it from
  *       inside a process that may hold the DB where {@code /proc/locks} is missing.</li>
  * </ul>
+ *
+ * <p>Public for the project's other offline tools (the directoryTable migration), so every tool refuses a held DB
+ * the same way, with the same words and exit status.
  */
-final class DbLockProbe {
-  static final String LOCK_FILE = "LOCK";
+public final class DbLockProbe {
+  public static final String LOCK_FILE = "LOCK";
   private static final Path PROC_LOCKS = Path.of("/proc/locks");
 
   private DbLockProbe() { }
@@ -57,10 +60,17 @@ final class DbLockProbe {
    * @param held   a process holds the DB's write lock
    * @param detail for the operator: who holds it ({@code held by process 4185}), or why the DB is free
    */
-  record State(boolean held, String detail) { }
+  public record State(boolean held, String detail) { }
+
+  /** What an offline tool prints when it refuses a held DB (and exits with status 3). */
+  public static String refusal(Path dbDir, State state) {
+    return "Refusing to open " + dbDir + ": its RocksDB lock file " + dbDir.resolve(LOCK_FILE) + " is "
+        + state.detail() + ". An Ozone Manager or another RocksDB user has this DB open; nothing was read or "
+        + "written. Stop it, or run against a checkpoint copy of the DB.";
+  }
 
   /** Probes {@code <dbDir>/LOCK}; reads only. */
-  static State probe(Path dbDir) throws IOException {
+  public static State probe(Path dbDir) throws IOException {
     return probe(dbDir, PROC_LOCKS);
   }
 

@@ -116,9 +116,7 @@ public abstract class RangeCompactionTool extends AbstractSubcommand implements 
     try {
       DbLockProbe.State lock = DbLockProbe.probe(db);
       if (lock.held()) {
-        err().println("Refusing to open " + db + ": its RocksDB lock file " + db.resolve(DbLockProbe.LOCK_FILE)
-            + " is " + lock.detail() + ". An Ozone Manager or another RocksDB user has this DB open; nothing was "
-            + "read or written. Stop it, or run against a checkpoint copy of the DB.");
+        err().println(DbLockProbe.refusal(db, lock));
         return DB_IN_USE;
       }
       DbReport report = run(conf, config, lock.detail());

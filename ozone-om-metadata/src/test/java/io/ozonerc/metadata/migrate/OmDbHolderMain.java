@@ -1,0 +1,26 @@
+package io.ozonerc.metadata.migrate;
+
+import java.io.File;
+import java.io.IOException;
+import org.apache.hadoop.hdds.utils.db.RDBStore;
+
+/**
+ * A stand-in for a running OM, as a separate process: opens {@code <om.db>} read-write (RocksDB takes its LOCK),
+ * prints {@code READY <pid>}, and holds the DB until its standard input is closed.
+ *
+ * <p>Usage: {@code java -cp <test classpath> io.ozonerc.metadata.migrate.OmDbHolderMain <om.db>}.
+ */
+public final class OmDbHolderMain {
+  private OmDbHolderMain() { }
+
+  public static void main(String[] args) throws IOException {
+    try (RDBStore store = OfflineOmDb.open(new File(args[0]))) {
+      System.out.println("READY " + ProcessHandle.current().pid());
+      System.out.flush();
+      while (System.in.read() >= 0) {
+        // hold the DB until the parent closes our stdin (or kills us)
+      }
+    }
+    System.exit(0);
+  }
+}
