@@ -159,7 +159,7 @@ public class RangeCompactionConfig {
       for (String key : keys()) {
         String raw = conf.get(key);
         String msg = String.valueOf(e.getMessage());
-        if (raw != null && msg.startsWith("Invalid " + key + " = ") && !msg.contains("'" + raw + "'")) {
+        if (raw != null && msg.startsWith("Invalid " + key + " = ") && !msg.contains(raw)) {
           throw new IllegalArgumentException(msg + " (set as '" + raw + "')", e);
         }
       }
