@@ -246,7 +246,7 @@ class LocalClusterScriptTest {
         .findFirst().orElse(-1);
   }
 
-  private static Map<String, String> clusterEnv(Path work) throws IOException {
+  static Map<String, String> clusterEnv(Path work) throws IOException {
     Map<String, String> out = new HashMap<>();
     for (String line : Files.readAllLines(work.resolve("cluster.env"))) {
       int eq = line.indexOf('=');
@@ -268,7 +268,7 @@ class LocalClusterScriptTest {
   }
 
   /** A block of {@value #PORTS} consecutive ports free on loopback now (other clusters may run on this machine). */
-  private static int freePortBlock() throws IOException {
+  static int freePortBlock() throws IOException {
     InetAddress lo = InetAddress.getLoopbackAddress();
     for (int attempt = 0; attempt < 50; attempt++) {
       int base = ThreadLocalRandom.current().nextInt(20000, 60000 - PORTS);
@@ -298,7 +298,7 @@ class LocalClusterScriptTest {
   }
 
   /** Runs the script; output (stdout and stderr) returned; fails on a non-zero exit unless told to tolerate it. */
-  private static String script(Path root, Path work, Map<String, String> env, int timeoutSeconds,
+  static String script(Path root, Path work, Map<String, String> env, int timeoutSeconds,
       boolean tolerateFailure, String... args) throws IOException, InterruptedException {
     String command = String.join(" ", args);
     Files.createDirectories(work);

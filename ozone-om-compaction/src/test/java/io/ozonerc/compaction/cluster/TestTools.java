@@ -1,0 +1,40 @@
+package io.ozonerc.compaction.cluster;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * Prometheus and promtool for the monitoring checks, installed by {@code dev-support/install-test-tools} (apt).
+ * Where they cannot be installed, a developer's run skips the check with the script's reason; a CI run
+ * ({@code CI} set, as every CI service sets it) fails instead, so CI never passes without the check.
+ */
+final class TestTools {
+  private TestTools() { }
+
+  static void ensureInstalled(Path root) throws IOException, InterruptedException {
+    Path log = Files.createTempFile("install-test-tools", ".log");
+    try {
+      Process p = new ProcessBuilder("bash", root.resolve("dev-support/install-test-tools").toString())
+          .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+      if (!p.waitFor(600, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        fail("dev-support/install-test-tools did not finish in 600 s");
+      }
+      if (p.exitValue() != 0) {
+        String reason = "dev-support/install-test-tools could not provide prometheus and promtool: "
+            + Files.readString(log).trim();
+        if (System.getenv("CI") != null) {
+          fail(reason);
+        }
+        Assumptions.abort(reason);
+      }
+    } finally {
+      Files.deleteIfExists(log);
+    }
+  }
+}
