@@ -48,6 +48,7 @@ final class BenchStore implements AutoCloseable {
   private final Table<String, OmKeyInfo> keyTable;
   private final RocksDatabase db;
   private final List<String> buckets;
+  private boolean keepFiles;
 
   private BenchStore(Path dir, OmMetadataManagerImpl om, List<String> buckets) throws IOException {
     this.dir = dir;
@@ -63,11 +64,7 @@ final class BenchStore implements AutoCloseable {
    */
   static BenchStore create(Path parent, String name, int bucketCount, long writeBufferBytes) throws IOException {
     Path dir = Files.createTempDirectory(parent, name + "-");
-    OzoneConfiguration conf = new OzoneConfiguration();
-    conf.set("ozone.om.db.dirs", dir.toString());
-    conf.set("ozone.metastore.rocksdb.statistics", "ALL");
-    conf.set("ozone.metastore.rocksdb.cf.write.buffer.size", writeBufferBytes + "B");
-    OmMetadataManagerImpl om = new OmMetadataManagerImpl(conf, null);
+    OmMetadataManagerImpl om = open(dir, writeBufferBytes);
     long now = System.currentTimeMillis();
     // The volume and bucket tables are fully cached: the OM reads them from the cache only, so the entries go to
     // both the table and its cache, as the OM's request path leaves them.
@@ -87,6 +84,102 @@ final class BenchStore implements AutoCloseable {
       om.getBucketTable().addCacheEntry(om.getBucketKey(VOLUME, bucket), info, 1);
     }
     return new BenchStore(dir, om, Collections.unmodifiableList(names));
+  }
+
+  private static OmMetadataManagerImpl open(Path dir, long writeBufferBytes) throws IOException {
+    OzoneConfiguration conf = new OzoneConfiguration();
+    conf.set("ozone.om.db.dirs", dir.toString());
+    conf.set("ozone.metastore.rocksdb.statistics", "ALL");
+    conf.set("ozone.metastore.rocksdb.cf.write.buffer.size", writeBufferBytes + "B");
+    return new OmMetadataManagerImpl(conf, null);
+  }
+
+  /**
+   * Opens a copy of the closed store in {@code template} under {@code parent}: SST files hard-linked (RocksDB never
+   * changes an SST file, it only adds and deletes them), every other file copied. Every policy starts from an
+   * identical store this way, without loading the cold data again. Statistics start at zero with the new process
+   * handle.
+   */
+  static BenchStore openCopy(Path template, Path parent, String name, int bucketCount, long writeBufferBytes)
+      throws IOException {
+    Path dir = Files.createTempDirectory(parent, name + "-");
+    try (Stream<Path> walk = Files.walk(template)) {
+      for (Path src : (Iterable<Path>) walk::iterator) {
+        Path dst = dir.resolve(template.relativize(src).toString());
+        if (Files.isDirectory(src)) {
+          Files.createDirectories(dst);
+        } else if (src.getFileName().toString().endsWith(".sst")) {
+          Files.createLink(dst, src);
+        } else {
+          Files.copy(src, dst);
+        }
+      }
+    }
+    List<String> names = new ArrayList<>();
+    for (int b = 0; b < bucketCount; b++) {
+      names.add(bucketName(b));
+    }
+    return new BenchStore(dir, open(dir, writeBufferBytes), Collections.unmodifiableList(names));
+  }
+
+  /**
+   * Loads the spec's cold keys (hashed names, {@code coldKeys / coldBuckets} per cold bucket) with the OM's batch
+   * writes, bucket by bucket in key order, then flushes and waits until RocksDB has no compaction pending or
+   * running: the settled shape of data that has not changed for a long time. Reports keys loaded to
+   * {@code progress}.
+   */
+  void loadCold(WorkloadSpec spec, java.util.function.LongConsumer progress) throws Exception {
+    int cb = spec.coldBuckets();
+    long loaded = 0;
+    for (int c = 0; c < cb; c++) {
+      long count = spec.coldKeys() / cb + (c < spec.coldKeys() % cb ? 1 : 0);
+      String[] names = new String[Math.toIntExact(count)];
+      Map<String, Long> ids = new HashMap<>();
+      for (int k = 0; k < count; k++) {
+        long id = c + (long) k * cb;
+        names[k] = WorkloadSpec.coldName(id);
+        ids.put(names[k], id);
+      }
+      java.util.Arrays.sort(names);
+      int storeIndex = spec.coldStoreIndex(c);
+      for (int from = 0; from < names.length; from += COLD_BATCH) {
+        try (org.apache.hadoop.hdds.utils.db.BatchOperation batch = om.getStore().initBatchOperation()) {
+          for (int k = from; k < Math.min(names.length, from + COLD_BATCH); k++) {
+            String bucket = buckets.get(storeIndex);
+            keyTable.putWithBatch(batch, om.getOzoneKey(VOLUME, bucket, names[k]),
+                keyInfo(bucket, names[k], ids.get(names[k])));
+          }
+          om.getStore().commitBatchOperation(batch);
+        }
+        loaded += Math.min(names.length, from + COLD_BATCH) - from;
+        progress.accept(loaded);
+      }
+    }
+    db.flush();
+    awaitCompactions();
+  }
+
+  private static final int COLD_BATCH = 10_000;
+
+  /** Waits (bounded: 30 minutes) until the keyTable has no compaction pending and none running. */
+  void awaitCompactions() throws Exception {
+    RocksDatabase.ColumnFamily cf = db.getColumnFamily(KEY_TABLE);
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(30);
+    while (!"0".equals(db.getProperty(cf, "rocksdb.compaction-pending").trim())
+        || !"0".equals(db.getProperty("rocksdb.num-running-compactions").trim())) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("keyTable compactions still pending after 30 minutes of loading");
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  /** Flushes, closes the store and keeps its files (a template for {@link #openCopy}); returns its directory. */
+  Path closeKeepingFiles() throws Exception {
+    db.flush();
+    keepFiles = true;
+    close();
+    return dir;
   }
 
   static String bucketName(int b) {
@@ -164,6 +257,45 @@ final class BenchStore implements AutoCloseable {
     return out;
   }
 
+  /** RocksDB's DB_SEEK histogram ({@code rocksdb.db.seek.micros}): every iterator seek of the DB, in microseconds. */
+  record SeekHistogram(double p99Micros, long count, long sumMicros) {
+    double averageMicros() {
+      return count == 0 ? 0 : (double) sumMicros / count;
+    }
+  }
+
+  /**
+   * The DB_SEEK histogram since the store was opened, read from the same statistics object Ozone exports (its
+   * {@code rocksdb.options-statistics} text: {@code P99 : x ... COUNT : n SUM : s}).
+   */
+  SeekHistogram seekHistogram() throws IOException {
+    return parseSeekHistogram(db.getProperty("rocksdb.options-statistics"));
+  }
+
+  static SeekHistogram parseSeekHistogram(String statistics) {
+    if (statistics != null) {
+      for (String line : statistics.split("\n")) {
+        if (line.startsWith(DB_SEEK_HISTOGRAM + " ")) {
+          return new SeekHistogram(Double.parseDouble(field(line, "P99")), (long) Double.parseDouble(
+              field(line, "COUNT")), (long) Double.parseDouble(field(line, "SUM")));
+        }
+      }
+    }
+    return new SeekHistogram(0, 0, 0);
+  }
+
+  static final String DB_SEEK_HISTOGRAM = "rocksdb.db.seek.micros";
+
+  private static String field(String line, String name) {
+    int at = line.indexOf(" " + name + " : ");
+    if (at < 0) {
+      throw new IllegalStateException("no " + name + " in statistics line: " + line);
+    }
+    String rest = line.substring(at + name.length() + 4).trim();
+    int space = rest.indexOf(' ');
+    return space < 0 ? rest : rest.substring(0, space);
+  }
+
   /** A point-in-time picture of the keyTable: what the time series and the report print. */
   record TableFacts(long sstTombstones, long memtableTombstones, long sstEntries, long sstBytes, int sstFiles) {
     long tombstones() {
@@ -219,7 +351,9 @@ final class BenchStore implements AutoCloseable {
     try {
       om.stop();
     } finally {
-      deleteRecursively(dir);
+      if (!keepFiles) {
+        deleteRecursively(dir);
+      }
     }
   }
 

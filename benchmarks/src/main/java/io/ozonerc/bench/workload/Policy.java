@@ -20,6 +20,11 @@ interface Policy extends AutoCloseable {
   /** Wall time spent inside those compactions. */
   long compactionNanos();
 
+  /** Bytes the policy's own compactions processed, as the policy counts them (0 when it does not count them). */
+  default long compactedBytes() {
+    return 0;
+  }
+
   /** One line on what the policy did beyond the counters, or "" (e.g. the service's own metrics). */
   default String detail() {
     return "";

@@ -93,6 +93,11 @@ final class RangeServicePolicy implements Policy {
   }
 
   @Override
+  public long compactedBytes() {
+    return metrics == null ? 0 : metrics.getCompactedBytes();
+  }
+
+  @Override
   public String detail() {
     if (metrics == null) {
       return "";

@@ -23,10 +23,26 @@ record RunResult(
     long manualCompactionNanos,
     BenchStore.TableFacts keyTableEnd,
     long allSstBytesEnd,
+    /** Keys the keyTable must hold at the end (hot keys live, cold keys, cold puts). */
     long liveKeysExpected,
     long liveKeysFound,
     String detail,
-    List<Sample> series) {
+    List<Sample> series,
+    Seeks seeks,
+    long stallMicros,
+    long policyCompactedBytes) {
+
+  /**
+   * RocksDB's DB_SEEK histogram for the run: seeks counted, their average (run only) and p99 (the store's life; the
+   * seeks before the run, {@code before}, are the few of opening the store).
+   */
+  record Seeks(long count, double averageMicros, double p99Micros, long before) {
+  }
+
+  /** Whether the policy did any work of its own: a compaction it asked for (none and ideal never do). */
+  boolean didWork() {
+    return manualCompactions > 0;
+  }
 
   /** One point of the time series: the interval that ended {@code elapsedSeconds} after the run started. */
   record Sample(String policy, double elapsedSeconds, long opsDone, long listsInInterval, double listP99Millis,

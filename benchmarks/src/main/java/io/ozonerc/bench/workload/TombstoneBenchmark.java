@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -52,10 +53,35 @@ public final class TombstoneBenchmark implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  // 500,000: the five-policy comparison (plus warm-up) takes about 5 minutes on 2 cores, lists dominating.
-  @Option(names = "--ops", description = "Total operations, 1e5..1e7 typical (default: ${DEFAULT-VALUE}).",
-      defaultValue = "500000")
-  long ops;
+  @Option(names = "--workload", description = "Preset: hot-queue (default: cold data in many buckets plus one "
+      + "hot bucket used as a queue: create at the tail, delete the oldest, list from the bucket start), "
+      + "random-churn (the same cold data; the hot bucket deletes a random live key and lists from a random live "
+      + "key, as the published omkeybench does), queue (hot-queue without cold data), churn (one bucket, hashed "
+      + "names, no cold data: the original workload). Options given explicitly override the preset.",
+      defaultValue = "hot-queue")
+  String workload;
+
+  // hot-queue default: 250,000 operations after a 1,500,000-key cold load; five policies in about 10 minutes here.
+  @Option(names = "--ops", description = "Total operations, 1e5..1e7 typical (default: 250000 for hot-queue and "
+      + "random-churn, 500000 for queue and churn).")
+  Long ops;
+
+  @Option(names = "--cold-keys", description = "Keys loaded into the cold buckets before the run (default: "
+      + "1500000 for hot-queue and random-churn (about 120 MB of keyTable SST), 0 otherwise).")
+  Long coldKeys;
+
+  @Option(names = "--cold-buckets", description = "Cold buckets, half sorting before the hot bucket(s), half after "
+      + "(default: ${DEFAULT-VALUE} when there are cold keys).", defaultValue = "100")
+  int coldBuckets;
+
+  @Option(names = "--cold-write-share", description = "Share of creates that put a new key into a random cold "
+      + "bucket, so flushes mix buckets as on a busy OM (default: ${DEFAULT-VALUE} when there are cold keys).",
+      defaultValue = "0.2")
+  double coldWriteShare;
+
+  @Option(names = "--repeat", description = "Runs of every policy, order rotated between repeats; the report shows "
+      + "median [min..max] (default: ${DEFAULT-VALUE}).", defaultValue = "1")
+  int repeat;
 
   @Option(names = "--weights", description = "Operation weights (default: ${DEFAULT-VALUE}).",
       defaultValue = Weights.DEFAULT)
@@ -65,12 +91,11 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       + "${DEFAULT-VALUE}).", defaultValue = "25000")
   int liveCap;
 
-  @Option(names = "--delete-mode", description = "oldest or random live key (default: ${DEFAULT-VALUE}).",
-      defaultValue = "oldest")
+  @Option(names = "--delete-mode", description = "oldest or random live key (default: by --workload).")
   String deleteMode;
 
   @Option(names = "--list-mode", description = "random (from a random live key) or start (from the bucket start) "
-      + "(default: ${DEFAULT-VALUE}).", defaultValue = "random")
+      + "(default: by --workload).")
   String listMode;
 
   @Option(names = "--list-length", description = "Entries per list (default: ${DEFAULT-VALUE}).",
@@ -78,7 +103,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
   int listLength;
 
   @Option(names = "--key-names", description = "hashed (UUID-like, random order) or sequential (sorted by age) "
-      + "(default: ${DEFAULT-VALUE}).", defaultValue = "hashed")
+      + "(default: by --workload).")
   String keyNames;
 
   @Option(names = "--buckets", description = "Buckets (default: ${DEFAULT-VALUE}).", defaultValue = "1")
@@ -177,11 +202,37 @@ public final class TombstoneBenchmark implements Callable<Integer> {
 
   /** The validated form of the options. */
   private record Plan(WorkloadSpec spec, WorkloadRunner.Options runOptions, List<String> policies,
-      Duration interval, Duration fullInterval, long writeBufferBytes) {
+      Duration interval, Duration fullInterval, long writeBufferBytes, Report.Targets targets) {
+  }
+
+  /** What a {@code --workload} preset sets, unless the option is given explicitly. */
+  record Preset(String keyNames, String deleteMode, String listMode, long coldKeys, long ops) {
+  }
+
+  static final Map<String, Preset> PRESETS = Map.of(
+      "hot-queue", new Preset("sequential", "oldest", "start", 1_500_000, 250_000),
+      "random-churn", new Preset("sequential", "random", "random", 1_500_000, 250_000),
+      "queue", new Preset("sequential", "oldest", "start", 0, 500_000),
+      "churn", new Preset("hashed", "oldest", "random", 0, 500_000));
+
+  Preset preset() {
+    Preset p = PRESETS.get(workload.trim().toLowerCase(Locale.ROOT));
+    if (p == null) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--workload: unknown preset '" + workload
+          + "'; known: hot-queue, random-churn, queue, churn");
+    }
+    return p;
   }
 
   private Plan plan(long totalOps, List<String> defaultPolicies) {
+    Preset preset = preset();
     try {
+      if (repeat < 1 || repeat > 100) {
+        throw new IllegalArgumentException("--repeat must be in [1, 100], got " + repeat);
+      }
+      long cold = coldKeys != null ? coldKeys : preset.coldKeys();
+      WorkloadSpec.DeleteMode dm = enumOf(WorkloadSpec.DeleteMode.class, "--delete-mode",
+          deleteMode != null ? deleteMode : preset.deleteMode());
       if (minTombstones < 0) {
         throw new IllegalArgumentException("--min-tombstones must be >= 0, got " + minTombstones);
       }
@@ -221,16 +272,18 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       if (wb < (64 << 10)) {
         throw new IllegalArgumentException("--write-buffer must be >= 64KB, got " + writeBuffer);
       }
-      WorkloadSpec ws = new WorkloadSpec(totalOps, Weights.parse(weights), liveCap,
-          enumOf(WorkloadSpec.DeleteMode.class, "--delete-mode", deleteMode),
-          enumOf(WorkloadSpec.ListMode.class, "--list-mode", listMode), listLength, buckets, skew,
-          enumOf(WorkloadSpec.KeyNames.class, "--key-names", keyNames), seed);
+      WorkloadSpec ws = new WorkloadSpec(totalOps, Weights.parse(weights), liveCap, dm,
+          enumOf(WorkloadSpec.ListMode.class, "--list-mode", listMode != null ? listMode : preset.listMode()),
+          listLength, buckets, skew,
+          enumOf(WorkloadSpec.KeyNames.class, "--key-names", keyNames != null ? keyNames : preset.keyNames()), seed,
+          cold > 0 ? coldBuckets : 0, cold, cold > 0 ? coldWriteShare : 0);
       WorkloadRunner.Options ro = new WorkloadRunner.Options(writeThreads, listThreads,
           Units.duration("--sample-interval", sampleInterval).toMillis(), listWindow);
       if (chosen.contains("range")) {
         RangeServicePolicy.validate(rangeSettings(iv)); // the service's own validation, before any run
       }
-      return new Plan(ws, ro, new ArrayList<>(chosen), iv, fiv, wb);
+      return new Plan(ws, ro, new ArrayList<>(chosen), iv, fiv, wb,
+          dm == WorkloadSpec.DeleteMode.RANDOM ? Report.Targets.RANDOM_CHURN : Report.Targets.QUEUE);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }
@@ -259,7 +312,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
           + warmupOps);
     }
     if (!scale) {
-      Plan p = plan(ops, ALL_POLICIES);
+      Plan p = plan(ops != null ? ops : preset().ops(), ALL_POLICIES);
       compare(p, out);
       return 0;
     }
@@ -284,23 +337,30 @@ public final class TombstoneBenchmark implements Callable<Integer> {
   }
 
   private String scaleTable(List<Report> done) {
-    StringBuilder s = new StringBuilder("| operations | none list mean ms | range list mean ms | range gain (mean) "
-        + "| none list p99 ms | range list p99 ms | range gain (p99) | skips/list none -> range | published "
-        + "HDDS-12682 seek gain |\n|---|---|---|---|---|---|---|---|---|\n");
+    StringBuilder s = new StringBuilder("| operations | none list p99 ms | range list p99 ms | range gain (p99) "
+        + "| none DB seek avg us | range DB seek avg us | range seek gain | published HDDS-12682 seek gain "
+        + "| skips/list none -> range | range compactions |\n|---|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < done.size(); i++) {
-      RunResult none = done.get(i).get("none");
-      RunResult range = done.get(i).get("range");
+      Report rep = done.get(i);
+      RunResult none = rep.get("none");
+      RunResult range = rep.get("range");
       if (none == null || range == null) {
-        s.append(String.format(Locale.ROOT, "| %,d | n/a (none or range not available) |||||||%s |%n",
+        s.append(String.format(Locale.ROOT, "| %,d | n/a (none or range not available) |||||| %s |||%n",
             SCALES[i], PUBLISHED[i]));
         continue;
       }
-      double nm = none.list().getMean() / 1e6;
-      double rm = range.list().getMean() / 1e6;
-      double np = none.list().getValueAtPercentile(99) / 1e6;
-      double rp = range.list().getValueAtPercentile(99) / 1e6;
-      s.append(String.format(Locale.ROOT, "| %,d | %.2f | %.2f | %.1fx | %.2f | %.2f | %.1fx | %,.0f -> %,.0f | %s |%n",
-          SCALES[i], nm, rm, nm / rm, np, rp, np / rp, none.skipsPerList(), range.skipsPerList(), PUBLISHED[i]));
+      boolean worked = rep.all("range").stream().allMatch(RunResult::didWork);
+      s.append(String.format(Locale.ROOT, "| %,d | %s | %s | %s | %s | %s | %s | %s | %s -> %s | %s |%n", SCALES[i],
+          rep.stat("none", r -> Report.p99(r) / 1e6).format("%.2f"),
+          rep.stat("range", r -> Report.p99(r) / 1e6).format("%.2f"),
+          worked ? rep.ratio("none", "range", Report::p99).format("%.1f") + "x" : "NO VERDICT (range idle)",
+          rep.stat("none", r -> r.seeks().averageMicros()).format("%.0f"),
+          rep.stat("range", r -> r.seeks().averageMicros()).format("%.0f"),
+          worked ? rep.ratio("none", "range", r -> r.seeks().averageMicros()).format("%.1f") + "x"
+              : "NO VERDICT (range idle)", PUBLISHED[i],
+          rep.stat("none", RunResult::skipsPerList).format("%,.0f"),
+          rep.stat("range", RunResult::skipsPerList).format("%,.0f"),
+          rep.stat("range", RunResult::manualCompactions).format("%.0f")));
     }
     return s.toString();
   }
@@ -309,17 +369,25 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     Runtime rt = Runtime.getRuntime();
     return String.format(Locale.ROOT,
         "Run %s on %d cores, %d MB max heap, %s %s, Java %s, RocksDB %s (Ozone 2.2.0 OmMetadataManagerImpl).%n%n"
-            + "Workload: %,d operations, weights %s, live-key cap %,d, delete %s, list %s (%d entries), key names "
-            + "%s, %d bucket(s), skew %s, seed %d, %d write thread(s), %d list thread(s). Memtable %s per column "
+            + "Workload %s: %,d operations, weights %s, live-key cap %,d, delete %s, list %s (%d entries), key names "
+            + "%s, %d hot bucket(s), skew %s, seed %d, %d write thread(s), %d list thread(s). %s Memtable %s per "
+            + "column "
             + "family. range/reference: every %s, min tombstones %,d, ratio %s, max entries %,d%s; full: every %s.",
         ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")),
         rt.availableProcessors(), rt.maxMemory() >> 20, System.getProperty("os.name"),
         System.getProperty("os.arch"), System.getProperty("java.version"), rocksVersion(),
-        p.spec().totalOps(), p.spec().weights(), p.spec().liveCap(), lower(p.spec().deleteMode()),
+        workload, p.spec().totalOps(), p.spec().weights(), p.spec().liveCap(), lower(p.spec().deleteMode()),
         lower(p.spec().listMode()), p.spec().listLength(), lower(p.spec().keyNames()), p.spec().buckets(),
-        p.spec().skew(), p.spec().seed(), p.runOptions().writeThreads(), p.runOptions().listThreads(), writeBuffer,
+        p.spec().skew(), p.spec().seed(), p.runOptions().writeThreads(), p.runOptions().listThreads(),
+        coldText(p.spec()), writeBuffer,
         interval, minTombstones, tombstoneRatio, maxCompactionEntries, ", " + rangesPerRun + " ranges per round",
         fullInterval);
+  }
+
+  private static String coldText(WorkloadSpec s) {
+    return s.coldKeys() == 0 ? "No cold data." : String.format(Locale.ROOT, "Cold data: %,d keys (hashed names) in "
+        + "%d buckets around the hot one(s), %.0f%% of creates put into a random cold bucket.", s.coldKeys(),
+        s.coldBuckets(), s.coldWriteShare() * 100);
   }
 
   private static String lower(Enum<?> e) {
@@ -337,48 +405,68 @@ public final class TombstoneBenchmark implements Callable<Integer> {
   private Report compare(Plan p, Path outDir) throws Exception {
     long t0 = System.nanoTime();
     Workload w = Workload.generate(p.spec());
-    stdout.printf(Locale.ROOT, "%s%n%nSequence: %,d ops (%,d creates, %,d deletes, %,d lists), %,d keys live at the "
-            + "end, generated in %.1fs.%n", header(p), w.size, w.creates, w.deletes, w.lists, w.finalLiveCount(),
-        (System.nanoTime() - t0) / 1e9);
+    WorkloadSpec s = p.spec();
+    stdout.printf(Locale.ROOT, "%s%n%nSequence: %,d ops (%,d creates of which %,d into cold buckets, %,d deletes, %,d "
+            + "lists), %,d hot keys live at the end, generated in %.1fs.%n", header(p), w.size, w.creates,
+        w.coldPuts, w.deletes, w.lists, w.finalLiveCount(), (System.nanoTime() - t0) / 1e9);
     WorkloadRunner runner = new WorkloadRunner(w, p.runOptions());
     Path workDir = Files.createDirectories(outDir.resolve("db"));
-    long warm = warmupOps >= 0 ? warmupOps : Math.min(50_000, p.spec().totalOps() / 4);
-    ProgressBar bar = new ProgressBar(stderr, p.policies().size() + (warm > 0 ? 1 : 0), !noProgress);
+    long warm = warmupOps >= 0 ? warmupOps : Math.min(50_000, s.totalOps() / 4);
+    int runs = p.policies().size() * repeat;
+    ProgressBar bar = new ProgressBar(stderr, runs + (warm > 0 ? 1 : 0) + (s.coldKeys() > 0 ? 1 : 0), !noProgress);
+    Path template = null;
+    if (s.coldKeys() > 0) {
+      // Loaded once; every run opens its own copy (SST files hard-linked), so all start from one identical store.
+      long l0 = System.nanoTime();
+      bar.startRun("cold load", s.coldKeys());
+      try (BenchStore store = BenchStore.create(workDir, "cold", s.storeBuckets(), p.writeBufferBytes())) {
+        store.loadCold(s, bar::update);
+        BenchStore.TableFacts facts = store.keyTableFacts();
+        stdout.printf(Locale.ROOT, "Cold data: %,d keys in %d buckets, keyTable %s MB in %d SST files, loaded and "
+                + "settled in %.1fs (once; each run starts from a copy).%n", s.coldKeys(), s.coldBuckets(),
+            Report.mb(facts.sstBytes()), facts.sstFiles(), (System.nanoTime() - l0) / 1e9);
+        template = store.closeKeepingFiles();
+      }
+      bar.endRun();
+    }
     if (warm > 0) {
-      WorkloadSpec s = p.spec();
       Workload ww = Workload.generate(new WorkloadSpec(warm, s.weights(), s.liveCap(), s.deleteMode(), s.listMode(),
-          s.listLength(), s.buckets(), s.skew(), s.keyNames(), s.seed() + 1));
+          s.listLength(), s.buckets(), s.skew(), s.keyNames(), s.seed() + 1, s.coldBuckets(), 0,
+          s.coldWriteShare()));
       bar.startRun("warmup", ww.size);
-      try (BenchStore store = BenchStore.create(workDir, "warmup", s.buckets(), p.writeBufferBytes())) {
+      try (BenchStore store = BenchStore.create(workDir, "warmup", s.storeBuckets(), p.writeBufferBytes())) {
         new WorkloadRunner(ww, p.runOptions()).run(store, new Policy.None("warmup"), bar::update);
       }
       bar.endRun();
       System.gc();
     }
-    List<RunResult> results = new ArrayList<>();
-    for (String name : p.policies()) {
-      bar.startRun(name, w.size);
-      RunResult r;
-      if (name.equals("ideal")) {
-        try (BenchStore store = BenchStore.create(workDir, name, p.spec().buckets(), p.writeBufferBytes())) {
-          r = runner.runIdeal(store, bar::update);
+    Map<String, List<RunResult>> results = new java.util.LinkedHashMap<>();
+    p.policies().forEach(name -> results.put(name, new ArrayList<>()));
+    for (int r = 0; r < repeat; r++) {
+      List<String> order = new ArrayList<>(p.policies());
+      java.util.Collections.rotate(order, -r); // each policy takes a different slot in each repeat
+      for (String name : order) {
+        bar.startRun(repeat > 1 ? name + "#" + (r + 1) : name, w.size);
+        RunResult result;
+        try (BenchStore store = template == null
+            ? BenchStore.create(workDir, name, s.storeBuckets(), p.writeBufferBytes())
+            : BenchStore.openCopy(template, workDir, name, s.storeBuckets(), p.writeBufferBytes())) {
+          result = name.equals("ideal") ? runner.runIdeal(store, bar::update)
+              : runner.run(store, newPolicy(name, p), bar::update);
         }
-      } else {
-        Policy policy = newPolicy(name, p);
-        try (BenchStore store = BenchStore.create(workDir, name, p.spec().buckets(), p.writeBufferBytes())) {
-          r = runner.run(store, policy, bar::update);
-        }
+        bar.endRun();
+        stdout.println(Report.summaryLine(result));
+        results.get(name).add(result);
+        System.gc();
       }
-      bar.endRun();
-      stdout.println(Report.summaryLine(r));
-      results.add(r);
-      System.gc();
     }
     BenchStore.deleteRecursively(workDir);
-    Report report = new Report("Tombstone benchmark", header(p), p.spec().listLength(), results);
+    Report report = new Report("Tombstone benchmark", header(p), s.listLength(), p.targets(), p.writeBufferBytes(),
+        results);
     stdout.println();
     stdout.println(report.tables());
     report.write(outDir, stdout);
+    stdout.printf(Locale.ROOT, "Wall time: %s%n", ProgressBar.clock((System.nanoTime() - t0) / 1e9));
     reports.add(report);
     return report;
   }

@@ -13,6 +13,10 @@ import java.util.SplittableRandom;
  * number; once more than {@code liveCap} keys are live, it is followed by a delete of the oldest (or a random) live
  * key of the same bucket, so tombstones accumulate while the live set stays at the cap. A delete draw on an empty
  * bucket is dropped and drawn again. A list records its start key (or -1 for the bucket start).
+ *
+ * <p>Cold data. With {@code coldWriteShare > 0} a create draw becomes, with that probability, a put of a new key
+ * (cold number {@code coldKeys + n}) into a uniformly drawn cold bucket; cold keys are never deleted or listed.
+ * Buckets in the arrays are store indices ({@link WorkloadSpec#hotStoreIndex}, {@link WorkloadSpec#coldStoreIndex}).
  */
 final class Workload {
 
@@ -29,8 +33,10 @@ final class Workload {
   final int lists;
   final int creates;
   final int deletes;
-  /** Creation numbers of the keys live at the end, per bucket: what {@code ideal} loads. */
+  /** Creation numbers of the keys live at the end, per hot bucket: what {@code ideal} loads besides cold data. */
   final List<long[]> finalLive;
+  /** Creates that went to cold buckets. */
+  final int coldPuts;
 
   private Workload(WorkloadSpec spec, byte[] kind, int[] bucket, long[] key, int size, List<long[]> finalLive) {
     this.spec = spec;
@@ -41,16 +47,26 @@ final class Workload {
     this.finalLive = finalLive;
     int l = 0;
     int c = 0;
+    int cold = 0;
     for (int i = 0; i < size; i++) {
       if (kind[i] == LIST) {
         l++;
       } else if (kind[i] == CREATE) {
         c++;
+        if (spec.isCold(bucket[i])) {
+          cold++;
+        }
       }
     }
+    this.coldPuts = cold;
     this.lists = l;
     this.creates = c;
     this.deletes = size - l - c;
+  }
+
+  /** Keys the keyTable must hold at the end: the hot keys live at the end, the cold keys and the cold puts. */
+  long finalKeyCount() {
+    return finalLiveCount() + spec.coldKeys() + coldPuts;
   }
 
   long finalLiveCount() {
@@ -74,6 +90,7 @@ final class Workload {
     }
     Weights w = spec.weights();
     long nextId = 0;
+    long nextColdId = spec.coldKeys();
     long liveTotal = 0;
     long wastedDraws = 0;
     int i = 0;
@@ -81,15 +98,21 @@ final class Workload {
       int r = rnd.nextInt(w.sum());
       int b = pickBucket(cumulative, rnd.nextDouble());
       if (r < w.create()) {
+        if (spec.coldWriteShare() > 0 && rnd.nextDouble() < spec.coldWriteShare()) {
+          kind[i] = CREATE;
+          bucket[i] = spec.coldStoreIndex(rnd.nextInt(spec.coldBuckets()));
+          key[i++] = nextColdId++;
+          continue;
+        }
         long id = nextId++;
         live[b].add(id);
         liveTotal++;
         kind[i] = CREATE;
-        bucket[i] = b;
+        bucket[i] = spec.hotStoreIndex(b);
         key[i++] = id;
         if (liveTotal > spec.liveCap() && i < n) {
           kind[i] = DELETE;
-          bucket[i] = b;
+          bucket[i] = spec.hotStoreIndex(b);
           key[i++] = remove(live[b], spec.deleteMode(), rnd);
           liveTotal--;
         }
@@ -101,12 +124,12 @@ final class Workload {
           continue;
         }
         kind[i] = DELETE;
-        bucket[i] = b;
+        bucket[i] = spec.hotStoreIndex(b);
         key[i++] = remove(live[b], spec.deleteMode(), rnd);
         liveTotal--;
       } else {
         kind[i] = LIST;
-        bucket[i] = b;
+        bucket[i] = spec.hotStoreIndex(b);
         key[i++] = spec.listMode() == WorkloadSpec.ListMode.START || live[b].size() == 0
             ? -1 : live[b].pick(rnd);
       }

@@ -34,6 +34,8 @@ final class WorkloadRunner {
   static final String TICK_COMPACT_WRITE = "rocksdb.compact.write.bytes";
   static final String TICK_COMPACT_READ = "rocksdb.compact.read.bytes";
   static final String TICK_FLUSH_WRITE = "rocksdb.flush.write.bytes";
+  /** Time writes were stalled or slowed by RocksDB's write controller (STALL_MICROS). */
+  static final String TICK_STALL = "rocksdb.stall.micros";
 
   /** Latencies up to an hour, three significant digits. */
   private static final long MAX_NANOS = 3_600_000_000_000L;
@@ -69,13 +71,20 @@ final class WorkloadRunner {
   }
 
   /**
-   * {@code ideal}: loads the sequence's final live keys into {@code store}, compacts the keyTable fully (flush, then
-   * every level into the bottommost), then runs the sequence's lists (same buckets, same start keys) with no writes.
+   * {@code ideal}: writes into {@code store} (which already holds the cold data, if any) what the sequence leaves
+   * behind: its cold puts and the final live keys of every hot bucket. Then compacts the keyTable fully (flush, then
+   * every level into the bottommost) and runs the sequence's lists (same buckets, same start keys) with no writes.
    */
   RunResult runIdeal(BenchStore store, LongConsumer progress) throws Exception {
+    for (int i = 0; i < w.size; i++) {
+      if (w.kind[i] == Workload.CREATE && w.spec.isCold(w.bucket[i])) {
+        store.putKey(w.bucket[i], w.spec.name(w.bucket[i], w.key[i]), w.key[i]);
+      }
+    }
     for (int b = 0; b < w.finalLive.size(); b++) {
+      int storeIndex = w.spec.hotStoreIndex(b);
       for (long id : w.finalLive.get(b)) {
-        store.putKey(b, w.spec.keyName(id), id);
+        store.putKey(storeIndex, w.spec.keyName(id), id);
       }
     }
     store.db().flush();
@@ -113,6 +122,7 @@ final class WorkloadRunner {
     final int listLength = w.spec.listLength();
 
     Map<String, Long> t0 = store.tickers();
+    BenchStore.SeekHistogram seek0 = store.seekHistogram();
     List<Thread> threads = new ArrayList<>();
     if (!listsOnly) {
       for (int t = 0; t < writers; t++) {
@@ -132,7 +142,7 @@ final class WorkloadRunner {
                 }
                 LockSupport.parkNanos(20_000);
               }
-              String name = w.spec.keyName(w.key[i]);
+              String name = w.spec.name(w.bucket[i], w.key[i]);
               long s = System.nanoTime();
               if (k == Workload.CREATE) {
                 store.putKey(w.bucket[i], name, w.key[i]);
@@ -231,13 +241,20 @@ final class WorkloadRunner {
           + policy.failure(), policy.failure());
     }
     Map<String, Long> t1 = store.tickers();
+    BenchStore.SeekHistogram seek1 = store.seekHistogram(); // before content(), whose own seek is not the run's
     BenchStore.TableFacts end = store.keyTableFacts();
     long sstAll = store.allSstBytes();
     BenchStore.Content content = store.content();
+    long seeks = seek1.count() - seek0.count();
+    // Average over the run's seeks alone; p99 is over the store's life, which before the run holds only the few
+    // seeks of opening the OM metadata manager (seek0.count(), printed beside it).
+    RunResult.Seeks seekFacts = new RunResult.Seeks(seeks, seeks == 0 ? 0
+        : (double) (seek1.sumMicros() - seek0.sumMicros()) / seeks, seek1.p99Micros(), seek0.count());
     return new RunResult(policy.name(), null, list, create, delete, listsOnly ? w.lists : n, wall,
         delta(t0, t1, TICK_SKIP), delta(t0, t1, TICK_COMPACT_READ), delta(t0, t1, TICK_COMPACT_WRITE),
         delta(t0, t1, TICK_FLUSH_WRITE), policy.compactions(), policy.compactionNanos(), end, sstAll,
-        w.finalLiveCount(), content.keys(), policy.detail(), series);
+        w.finalKeyCount(), content.keys(), policy.detail(), series, seekFacts, delta(t0, t1, TICK_STALL),
+        policy.compactedBytes());
   }
 
   private static long lowWater(AtomicLongArray done) {

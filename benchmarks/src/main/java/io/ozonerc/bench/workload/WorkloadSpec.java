@@ -14,9 +14,20 @@ package io.ozonerc.bench.workload;
  * @param skew        Zipf exponent of the bucket choice: bucket b is drawn with weight 1/(b+1)^skew, 0 = uniform
  * @param keyNames    how key names sort relative to their creation order
  * @param seed        seed of the one random stream the sequence is drawn from
+ * @param coldBuckets buckets of cold data around the hot ones (half sort before them, half after)
+ * @param coldKeys    keys loaded into the cold buckets before the run (hashed names, never deleted)
+ * @param coldWriteShare share of create draws that put a new key into a random cold bucket instead, so that
+ *                    memtable flushes mix buckets as on a busy OM
  */
 record WorkloadSpec(long totalOps, Weights weights, int liveCap, DeleteMode deleteMode, ListMode listMode,
-    int listLength, int buckets, double skew, KeyNames keyNames, long seed) {
+    int listLength, int buckets, double skew, KeyNames keyNames, long seed, int coldBuckets, long coldKeys,
+    double coldWriteShare) {
+
+  /** A spec without cold data: the hot buckets are the whole store. */
+  WorkloadSpec(long totalOps, Weights weights, int liveCap, DeleteMode deleteMode, ListMode listMode,
+      int listLength, int buckets, double skew, KeyNames keyNames, long seed) {
+    this(totalOps, weights, liveCap, deleteMode, listMode, listLength, buckets, skew, keyNames, seed, 0, 0, 0);
+  }
 
   /** Which live key a delete removes. */
   enum DeleteMode {
@@ -61,6 +72,54 @@ record WorkloadSpec(long totalOps, Weights weights, int liveCap, DeleteMode dele
     if (!(skew >= 0) || Double.isInfinite(skew)) {
       throw new IllegalArgumentException("--skew must be a finite number >= 0, got " + skew);
     }
+    if (coldBuckets < 0 || coldBuckets + buckets > 10_000) {
+      throw new IllegalArgumentException("--cold-buckets must be in [0, " + (10_000 - buckets) + "], got "
+          + coldBuckets);
+    }
+    if (coldKeys < 0 || coldKeys > MAX_COLD_KEYS || (coldKeys > 0 && coldBuckets == 0)) {
+      throw new IllegalArgumentException("--cold-keys must be in [0, " + MAX_COLD_KEYS + "] and needs "
+          + "--cold-buckets > 0, got " + coldKeys + " keys in " + coldBuckets + " buckets");
+    }
+    if (!(coldWriteShare >= 0 && coldWriteShare < 1) || (coldWriteShare > 0 && coldBuckets == 0)) {
+      throw new IllegalArgumentException("--cold-write-share must be in [0, 1) and needs --cold-buckets > 0, got "
+          + coldWriteShare);
+    }
+  }
+
+  static final long MAX_COLD_KEYS = 1_000_000_000L;
+
+  /** Buckets the store holds: the cold ones and the hot ones. */
+  int storeBuckets() {
+    return coldBuckets + buckets;
+  }
+
+  /** Store index of hot bucket {@code h}: the hot buckets sit in the middle of the table, between cold ones. */
+  int hotStoreIndex(int h) {
+    return coldBuckets / 2 + h;
+  }
+
+  /** Store index of cold bucket {@code c}. */
+  int coldStoreIndex(int c) {
+    return c < coldBuckets / 2 ? c : c + buckets;
+  }
+
+  boolean isCold(int storeIndex) {
+    return storeIndex < coldBuckets / 2 || storeIndex >= coldBuckets / 2 + buckets;
+  }
+
+  /** Name of the key with creation number {@code id} in store bucket {@code storeIndex}. */
+  String name(int storeIndex, long id) {
+    return isCold(storeIndex) ? coldName(id) : keyName(id);
+  }
+
+  /**
+   * Cold key names: a hash of the cold key's number, so the cold keys of a bucket and the ones added during the run
+   * are spread over the whole bucket (UUID-like object names). Offset from the hot keys' numbers so the two never
+   * share a hash.
+   */
+  static String coldName(long coldId) {
+    String hex = Long.toHexString(Workload.mix(coldId + (1L << 50)));
+    return "0000000000000000".substring(hex.length()) + hex;
   }
 
   String keyName(long id) {

@@ -22,9 +22,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
 
 /**
- * Runs the whole comparison at a tiny scale (a few seconds per policy) and checks what it writes, plus the loud
- * failures on bad arguments. Assertions are on structure and on counts RocksDB reports (internal keys skipped per
- * list, tombstones left), never on time.
+ * Runs the default workload (a hot queue bucket among cold buckets) at a tiny scale, a few seconds per policy, and
+ * checks what it writes, plus the loud failures on bad arguments. Assertions are on structure and on counts RocksDB
+ * reports (internal keys skipped per list, tombstones left, keys found), never on time.
  */
 class TombstoneBenchmarkSmokeTest {
 
@@ -41,10 +41,12 @@ class TombstoneBenchmarkSmokeTest {
     TombstoneBenchmark bench = new TombstoneBenchmark();
     bench.stdout = new PrintStream(buf, true, StandardCharsets.UTF_8);
     exitCode = new CommandLine(bench).execute(
-        // A queue at toy size: oldest keys deleted, names sorted by age, lists from the bucket start, so every list
-        // crosses the tombstones left of the first live key; a 1 MB memtable so they reach SST files quickly.
-        "--ops", "60000", "--live-cap", "2000", "--list-length", "100", "--key-names", "sequential",
-        "--list-mode", "start", "--write-buffer", "1MB", "--min-tombstones", "100", "--interval", "50ms",
+        // The default hot-queue workload at toy size: 20,000 cold keys in 10 buckets (a fifth of the creates go
+        // there too), one hot bucket used as a queue (oldest keys deleted, names sorted by age, lists from the
+        // bucket start), so every list crosses the tombstones left of the first live key; a 1 MB memtable so they
+        // reach SST files quickly.
+        "--cold-keys", "20000", "--cold-buckets", "10", "--ops", "50000", "--live-cap", "2000",
+        "--list-length", "100", "--write-buffer", "1MB", "--min-tombstones", "100", "--interval", "50ms",
         "--full-interval", "1s", "--sample-interval", "200ms", "--warmup-ops", "0", "--no-progress",
         "--out", out.toString());
     stdout = buf.toString(StandardCharsets.UTF_8);
@@ -72,7 +74,8 @@ class TombstoneBenchmarkSmokeTest {
   @Test
   void writesEveryReportFileWithEveryPolicy() throws Exception {
     assertEquals(0, exitCode, stdout);
-    for (String f : List.of("report.md", "summary.csv", "series.csv", "list-p99.png", "tombstones.png")) {
+    for (String f : List.of("report.md", "summary.csv", "series.csv", "list-latency.png", "skips-per-list.png",
+        "list-p99.png", "tombstones.png")) {
       assertTrue(Files.size(out.resolve(f)) > 0, f + " missing or empty");
     }
     String md = Files.readString(out.resolve("report.md"));
@@ -81,10 +84,21 @@ class TombstoneBenchmarkSmokeTest {
       assertTrue(summary.containsKey(policy), "summary.csv has no row for " + policy);
       assertTrue(stdout.contains(String.format("%-9s ", policy)), "no summary line for " + policy);
     }
-    assertTrue(md.contains("list p99 / ideal") && md.contains("compaction write / full"), "ratio table missing");
-    assertTrue(md.contains("Targets (issue 4)"), "targets missing");
+    for (String column : List.of("DB seek avg us", "DB seek p99 us", "skips/list", "write stall ms",
+        "policy's compacted MB", "list p99 / ideal", "compaction write / full", "compaction write / reference",
+        "DB seek avg gain vs none")) {
+      assertTrue(md.contains(column), "report.md has no column '" + column + "'");
+    }
+    assertTrue(md.contains("Cold data: 20,000 keys"), "cold data not described");
+    // Every target line of the queue workload is judged (range compacted here) and shows its measured value.
+    for (String target : List.of("range list p99 = ", "better than none", "range compaction bytes written = ",
+        "x reference", "range create p99 = ", "range delete p99 = ", "range write stalls", "DB seek average")) {
+      assertTrue(md.lines().anyMatch(l -> l.contains(target) && (l.startsWith("- MET") || l.startsWith("- MISSED")
+          || l.startsWith("- INFO") || l.startsWith("- n/a"))), "no judged target line for '" + target + "'");
+    }
+    assertTrue(!md.contains("NO VERDICT"), "range compacted, so a verdict is due");
     List<String> series = Files.readAllLines(out.resolve("series.csv"));
-    assertTrue(series.get(0).startsWith("policy,elapsed_s,ops_done,lists,list_p99_ms"), series.get(0));
+    assertTrue(series.get(0).startsWith("policy,repeat,elapsed_s,ops_done,lists,list_p99_ms"), series.get(0));
     for (String policy : List.of("none", "ideal")) {
       assertTrue(series.stream().anyMatch(l -> l.startsWith(policy + ",")), "no time series for " + policy);
     }
@@ -105,7 +119,17 @@ class TombstoneBenchmarkSmokeTest {
     assertEquals(0.0, skipsPerList("ideal"), "ideal is fully compacted");
   }
 
-  /** The service under test: it compacted, its lists crossed fewer internal keys, and fewer tombstones are left. */
+  /** RocksDB's DB_SEEK histogram is read for every run: each list seeks at least once. */
+  @Test
+  void everyRunReportsRocksDbSeeks() {
+    for (String policy : TombstoneBenchmark.ALL_POLICIES) {
+      Map<String, String> row = summary.get(policy);
+      assertTrue(Long.parseLong(row.get("db_seek_count")) >= Long.parseLong(row.get("lists")), row.toString());
+      assertTrue(Double.parseDouble(row.get("db_seek_avg_us")) > 0, row.toString());
+    }
+  }
+
+  /** Both range policies compacted, and their lists crossed fewer internal keys than none's. */
   @ParameterizedTest
   @CsvSource({"range", "reference"})
   void rangePoliciesCompactAndLowerSkipsPerList(String policy) {
@@ -113,9 +137,17 @@ class TombstoneBenchmarkSmokeTest {
     assertTrue(Long.parseLong(row.get("manual_compactions")) > 0, row.toString());
     assertTrue(skipsPerList(policy) < skipsPerList("none"),
         policy + " " + skipsPerList(policy) + " vs none " + skipsPerList("none"));
-    assertTrue(Long.parseLong(row.get("tombstones_end")) < Long.parseLong(summary.get("none").get("tombstones_end")),
-        policy + " left " + row.get("tombstones_end") + " tombstones, none " + summary.get("none")
-            .get("tombstones_end"));
+  }
+
+  /**
+   * The service under test leaves fewer tombstones than none. (Not asserted for reference: at this size its
+   * end count depends on where in the flush cycle its last whole-bucket compaction fell.)
+   */
+  @Test
+  void rangeLeavesFewerTombstonesThanNone() {
+    assertTrue(Long.parseLong(summary.get("range").get("tombstones_end"))
+        < Long.parseLong(summary.get("none").get("tombstones_end")),
+        summary.get("range") + " vs " + summary.get("none"));
   }
 
   @Test
@@ -141,6 +173,10 @@ class TombstoneBenchmarkSmokeTest {
       "--tombstone-ratio=1.5              | --tombstone-ratio must be in (0, 1]",
       "--range-conf=ozone.om.range.compaction.ranges.per.run=-3 | ozone.om.range.compaction.ranges.per.run",
       "--range-conf=ozone.om.foo=1        | only ozone.om.range.compaction.* keys",
+      "--workload=lifo                    | unknown preset 'lifo'",
+      "--repeat=0                         | --repeat must be in [1, 100]",
+      "--cold-keys=-1                     | --cold-keys must be in",
+      "--cold-write-share=1.5             | --cold-write-share must be in [0, 1)",
   })
   void badArgumentsFailLoudly(String arg, String message) {
     StringWriter err = new StringWriter();

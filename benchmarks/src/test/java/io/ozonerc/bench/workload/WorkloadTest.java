@@ -52,6 +52,30 @@ class WorkloadTest {
     assertTrue(w.lists > 0 && w.creates > w.deletes);
   }
 
+  /** With cold data: cold puts land in cold buckets only, everything else in the hot buckets between them. */
+  @Test
+  void coldPutsGoToColdBucketsAndHotBucketsSitBetweenThem() {
+    WorkloadSpec spec = new WorkloadSpec(20_000, Weights.parse(Weights.DEFAULT), 500, WorkloadSpec.DeleteMode.OLDEST,
+        WorkloadSpec.ListMode.START, 1000, 2, 0, WorkloadSpec.KeyNames.SEQUENTIAL, 5, 10, 1000, 0.25);
+    assertEquals(12, spec.storeBuckets());
+    assertEquals(5, spec.hotStoreIndex(0));
+    assertEquals(6, spec.hotStoreIndex(1));
+    assertTrue(spec.isCold(4) && spec.isCold(7) && !spec.isCold(5) && !spec.isCold(6));
+    Workload w = Workload.generate(spec);
+    Set<Long> coldIds = new HashSet<>();
+    for (int i = 0; i < w.size; i++) {
+      if (spec.isCold(w.bucket[i])) {
+        assertEquals(Workload.CREATE, w.kind[i], "only creates go to cold buckets");
+        assertTrue(w.key[i] >= 1000 && coldIds.add(w.key[i]), "cold put numbers follow the loaded cold keys");
+      }
+    }
+    assertEquals(w.coldPuts, coldIds.size());
+    // About a quarter of the create draws: 20,000 ops at 20 creates per 29 draws.
+    assertTrue(w.coldPuts > 2000 && w.coldPuts < 5000, "cold puts: " + w.coldPuts);
+    assertEquals(w.finalLiveCount() + 1000 + w.coldPuts, w.finalKeyCount());
+    assertFalse(WorkloadSpec.coldName(3).equals(spec.keyName(3)));
+  }
+
   @Test
   void hashedNamesAreDistinctAndSequentialNamesSortByAge() {
     WorkloadSpec hashed = spec(1, WorkloadSpec.DeleteMode.OLDEST);

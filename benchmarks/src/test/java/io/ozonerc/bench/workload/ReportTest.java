@@ -1,0 +1,121 @@
+package io.ozonerc.bench.workload;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The report's judgement on hand-made runs: no verdict for a policy that did no work, verdicts with the measured
+ * ratio otherwise, medians and spreads over repeats.
+ */
+class ReportTest {
+
+  /** A run whose lists all took {@code listMicros}, writes {@code writeMicros}, with the given work and seeks. */
+  private static RunResult run(String policy, long listMicros, long writeMicros, long compactions,
+      long compactWriteBytes, double seekAvgMicros) {
+    Histogram list = new Histogram(3_600_000_000_000L, 3);
+    Histogram create = new Histogram(3_600_000_000_000L, 3);
+    Histogram delete = new Histogram(3_600_000_000_000L, 3);
+    for (int i = 0; i < 100; i++) {
+      list.recordValue(listMicros * 1000);
+      if (!policy.equals("ideal")) {
+        create.recordValue(writeMicros * 1000);
+        delete.recordValue(writeMicros * 1000);
+      }
+    }
+    return new RunResult(policy, null, list, create, delete, 1000, 1_000_000_000L, 100L * 50_000, 0,
+        compactWriteBytes, 0, compactions, 0, new BenchStore.TableFacts(0, 0, 0, 0, 0), 0, 10, 10, "rounds 3",
+        List.of(), new RunResult.Seeks(100, seekAvgMicros, seekAvgMicros * 2, 0), 0, compactWriteBytes);
+  }
+
+  private static Report report(Report.Targets targets, long writeBuffer, RunResult... runs) {
+    Map<String, List<RunResult>> byPolicy = new LinkedHashMap<>();
+    for (RunResult r : runs) {
+      byPolicy.computeIfAbsent(r.policy(), k -> new ArrayList<>()).add(r);
+    }
+    return new Report("t", "s", 1000, targets, writeBuffer, byPolicy);
+  }
+
+  @Test
+  void aPolicyThatCompactedNothingGetsNoVerdict() {
+    // range's lists happen to look 1.4x ideal and 5x better than none: run-order noise, since it did nothing.
+    String targets = report(Report.Targets.QUEUE, 4 << 20,
+        run("none", 70_000, 50, 0, 1 << 20, 5000), run("range", 14_000, 50, 0, 1 << 20, 900),
+        run("ideal", 10_000, 0, 0, 0, 20)).targets();
+    assertTrue(targets.startsWith("- NO VERDICT: range compacted nothing in 1 of 1 run(s)"), targets);
+    assertFalse(targets.contains("MET") || targets.contains("MISSED"), targets);
+  }
+
+  @Test
+  void aPolicyIdleInOneRepeatOfThreeGetsNoVerdictEither() {
+    String targets = report(Report.Targets.QUEUE, 4 << 20,
+        run("none", 70_000, 50, 0, 1 << 20, 5000), run("range", 12_000, 50, 4, 1 << 20, 30),
+        run("none", 70_000, 50, 0, 1 << 20, 5000), run("range", 12_000, 50, 0, 1 << 20, 30),
+        run("none", 70_000, 50, 0, 1 << 20, 5000), run("range", 12_000, 50, 3, 1 << 20, 30)).targets();
+    assertTrue(targets.contains("NO VERDICT: range compacted nothing in 1 of 3 run(s)"), targets);
+  }
+
+  @Test
+  void aWorkingPolicyIsJudgedWithItsMeasuredRatios() {
+    String targets = report(Report.Targets.QUEUE, 4 << 20,
+        run("none", 70_000, 50, 0, 10 << 20, 5000), run("full", 8_000, 60, 7, 200 << 20, 20),
+        run("reference", 40_000, 50, 2, 30 << 20, 2000), run("range", 12_000, 52, 5, 12 << 20, 30),
+        run("ideal", 10_000, 0, 0, 0, 20)).targets();
+    assertTrue(targets.contains("- MET    range list p99 = 1.20x ideal (target <= 1.5x)"), targets);
+    assertTrue(targets.contains("- MET    range list p99 5.8x better than none"), targets);
+    assertTrue(targets.contains("- MET    range compaction bytes written = 0.060x full"), targets);
+    assertTrue(targets.contains("- MET    range compaction bytes written = 0.400x reference"), targets);
+    assertTrue(targets.contains("- MET    range create p99 = 1.04x none"), targets);
+    assertTrue(targets.contains("- MET    range write stalls (rocksdb.stall.micros) = 0.0 ms"), targets);
+    assertTrue(targets.contains("range DB seek average 166.7x better than none"), targets);
+    String withOmMemtable = report(Report.Targets.QUEUE, 128L << 20,
+        run("none", 70_000, 50, 0, 10 << 20, 5000), run("range", 18_000, 50, 5, 1 << 20, 30),
+        run("ideal", 10_000, 0, 0, 0, 20)).targets();
+    assertTrue(withOmMemtable.contains("- MET    range list p99 = 1.80x ideal (target <= 2.0x, with the OM's "
+        + "128 MB memtable)"), withOmMemtable);
+  }
+
+  @Test
+  void randomChurnJudgesNoHarmEvenWhenRangeStaysIdle() {
+    String targets = report(Report.Targets.RANDOM_CHURN, 4 << 20,
+        run("none", 3_000, 50, 0, 10 << 20, 40), run("range", 3_600, 50, 0, 10 << 20, 40)).targets();
+    assertTrue(targets.contains("range compacted nothing: expected here"), targets);
+    assertTrue(targets.contains("- MISSED range list p99 = 1.20x none"), targets);
+    assertTrue(targets.contains("- MET    range create p99 = 1.00x none"), targets);
+  }
+
+  @Test
+  void repeatsShowMedianAndSpread() {
+    Report r = report(Report.Targets.QUEUE, 4 << 20,
+        run("none", 60_000, 50, 0, 0, 1), run("range", 10_000, 50, 1, 0, 1),
+        run("none", 80_000, 50, 0, 0, 1), run("range", 10_000, 50, 1, 0, 1),
+        run("none", 70_000, 50, 0, 0, 1), run("range", 10_000, 50, 1, 0, 1));
+    Report.Stat gain = r.ratio("none", "range", Report::p99);
+    assertEquals(7.0, gain.median(), 0.05);
+    assertEquals("7.0 [6.0..8.0]", gain.format("%.1f"));
+    assertTrue(r.tables().contains("Median over 3 runs per policy"));
+  }
+
+  @Test
+  void readsTheDbSeekHistogramFromRocksDbStatistics() {
+    String stats = "rocksdb.db.get.micros P50 : 1.0 P95 : 2.0 P99 : 3.0 P100 : 4.0 COUNT : 9 SUM : 12\n"
+        + "rocksdb.db.seek.micros P50 : 3.5 P95 : 40.1 P99 : 120.500000 P100 : 900.0 COUNT : 2000 SUM : 64000\n";
+    BenchStore.SeekHistogram h = BenchStore.parseSeekHistogram(stats);
+    assertEquals(120.5, h.p99Micros());
+    assertEquals(2000, h.count());
+    assertEquals(32.0, h.averageMicros());
+  }
+
+  @Test
+  void movingAverageSmoothsOverTheLastValues() {
+    assertArrayEquals(new double[] {2, 3, 5, 7}, Report.movingAverage(new double[] {2, 4, 6, 8}, 2));
+  }
+}
