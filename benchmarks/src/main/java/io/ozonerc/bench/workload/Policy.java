@@ -20,6 +20,14 @@ interface Policy extends AutoCloseable {
   /** Wall time spent inside those compactions. */
   long compactionNanos();
 
+  /**
+   * Tombstones the policy's own compactions removed as the policy counts them, or -1 when it does not count them.
+   * A policy that counts and removed none did no work, whatever number of compactions it reports.
+   */
+  default long tombstonesRemoved() {
+    return -1;
+  }
+
   /** Bytes the policy's own compactions processed, as the policy counts them (0 when it does not count them). */
   default long compactedBytes() {
     return 0;

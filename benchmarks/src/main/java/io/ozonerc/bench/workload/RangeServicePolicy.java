@@ -93,6 +93,11 @@ final class RangeServicePolicy implements Policy {
   }
 
   @Override
+  public long tombstonesRemoved() {
+    return metrics == null ? 0 : metrics.getTombstonesRemoved();
+  }
+
+  @Override
   public long compactedBytes() {
     return metrics == null ? 0 : metrics.getCompactedBytes();
   }

@@ -301,7 +301,8 @@ final class Report {
       return randomChurnTargets(idle, range.size());
     }
     if (idle > 0) {
-      return "- NO VERDICT: range compacted nothing in " + idle + " of " + range.size() + " run(s) (service: "
+      return "- NO VERDICT: range compacted nothing (no compaction, or none that removed a tombstone) in " + idle
+          + " of " + range.size() + " run(s) (service: "
           + range.get(0).detail() + "). Its numbers are none's plus run-order noise; no target is judged. Run more "
           + "operations or lower the thresholds until it works, or read this as: the trigger did not fire.";
     }
@@ -358,8 +359,8 @@ final class Report {
 
   private String randomChurnTargets(long idle, int runsOfRange) {
     List<String> lines = new ArrayList<>();
-    String note = idle == runsOfRange ? " (range compacted nothing: expected here, its cost is none's plus noise)"
-        : idle > 0 ? " (range compacted nothing in " + idle + " of " + runsOfRange + " runs)" : "";
+    String note = idle == runsOfRange ? " (range removed nothing: expected here, its cost is none's plus noise)"
+        : idle > 0 ? " (range removed nothing in " + idle + " of " + runsOfRange + " runs)" : "";
     lines.add("- Random churn: range must be no worse than none on any metric (target: each ratio <= "
         + TARGET_NO_WORSE_VS_NONE + "x, the noise between two runs of one policy)" + note + ":");
     Map<String, ToDoubleFunction<RunResult>> metrics = new LinkedHashMap<>();
@@ -496,6 +497,7 @@ final class Report {
       throws IOException {
     Map<String, double[][]> data = new LinkedHashMap<>();
     double yMax = 0;
+    double xMax = 1;
     for (String p : runs.keySet()) {
       RunResult r = get(p);
       if (r == null) {
@@ -505,6 +507,7 @@ final class Report {
       List<Double> ys = new ArrayList<>();
       for (RunResult.Sample s : r.series()) {
         double v = y.applyAsDouble(s);
+        xMax = Math.max(xMax, s.opsDone());
         if (!Double.isNaN(v)) {
           xs.add((double) s.opsDone());
           ys.add(v);
@@ -524,6 +527,9 @@ final class Report {
       c.getStyler().setLegendVisible(false);
       c.getStyler().setYAxisMin(0.0);
       c.getStyler().setYAxisMax(yMax > 0 ? yMax * 1.05 : 1.0);
+      c.getStyler().setXAxisMin(0.0);
+      c.getStyler().setXAxisMax(xMax);
+      c.getStyler().setYAxisDecimalPattern(yMax >= 100 ? "#,##0" : "#,##0.0");
       double[] xs = e.getValue()[0].length == 0 ? new double[] {0} : e.getValue()[0];
       double[] ys = e.getValue()[1].length == 0 ? new double[] {0} : e.getValue()[1];
       XYSeries s = c.addSeries(e.getKey(), xs, ys);

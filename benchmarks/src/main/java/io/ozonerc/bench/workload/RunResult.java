@@ -30,7 +30,8 @@ record RunResult(
     List<Sample> series,
     Seeks seeks,
     long stallMicros,
-    long policyCompactedBytes) {
+    long policyCompactedBytes,
+    long policyTombstonesRemoved) {
 
   /**
    * RocksDB's DB_SEEK histogram for the run: seeks counted, their average (run only) and p99 (the store's life; the
@@ -39,9 +40,13 @@ record RunResult(
   record Seeks(long count, double averageMicros, double p99Micros, long before) {
   }
 
-  /** Whether the policy did any work of its own: a compaction it asked for (none and ideal never do). */
+  /**
+   * Whether the policy did any work of its own: a compaction it asked for (none and ideal never do) that, when the
+   * policy counts them, removed tombstones. A service reporting "19 ranges compacted, 0 tombstones removed" did
+   * nothing a reader can feel.
+   */
   boolean didWork() {
-    return manualCompactions > 0;
+    return manualCompactions > 0 && policyTombstonesRemoved != 0;
   }
 
   /** One point of the time series: the interval that ended {@code elapsedSeconds} after the run started. */
