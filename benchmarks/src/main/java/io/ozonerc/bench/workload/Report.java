@@ -303,8 +303,8 @@ final class Report {
     if (idle > 0) {
       return "- NO VERDICT: range compacted nothing (no compaction, or none that removed a tombstone) in " + idle
           + " of " + range.size() + " run(s) (service: "
-          + range.get(0).detail() + "). Its numbers are none's plus run-order noise; no target is judged. Run more "
-          + "operations or lower the thresholds until it works, or read this as: the trigger did not fire.";
+          + range.get(0).detail() + "). Its lists crossed what none's cross, so its numbers are none's plus "
+          + "run-order noise; no target is judged.";
     }
     boolean om = writeBufferBytes >= OM_WRITE_BUFFER;
     double idealTarget = om ? TARGET_LIST_P99_VS_IDEAL_128MB : TARGET_LIST_P99_VS_IDEAL;
@@ -529,6 +529,7 @@ final class Report {
       c.getStyler().setYAxisMax(yMax > 0 ? yMax * 1.05 : 1.0);
       c.getStyler().setXAxisMin(0.0);
       c.getStyler().setXAxisMax(xMax);
+      c.getStyler().setXAxisDecimalPattern("#,##0");
       c.getStyler().setYAxisDecimalPattern(yMax >= 100 ? "#,##0" : "#,##0.0");
       double[] xs = e.getValue()[0].length == 0 ? new double[] {0} : e.getValue()[0];
       double[] ys = e.getValue()[1].length == 0 ? new double[] {0} : e.getValue()[1];
