@@ -303,7 +303,7 @@ final class Report {
     if (idle > 0) {
       return "- NO VERDICT: range compacted nothing (no compaction, or none that removed a tombstone) in " + idle
           + " of " + range.size() + " run(s) (service: "
-          + range.get(0).detail() + "). Its lists crossed what none's cross, so its numbers are none's plus "
+          + range.get(0).detail() + "). Whatever its numbers show is none's behaviour plus "
           + "run-order noise; no target is judged.";
     }
     boolean om = writeBufferBytes >= OM_WRITE_BUFFER;
