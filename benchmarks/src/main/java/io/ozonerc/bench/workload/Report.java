@@ -301,7 +301,7 @@ final class Report {
       return randomChurnTargets(idle, range.size());
     }
     if (idle > 0) {
-      return "- NO VERDICT: range compacted nothing (no compaction, or none that removed a tombstone) in " + idle
+      return "- NO VERDICT: range compacted nothing (no compaction, or none that removed a tombstone or took 1 ms) in " + idle
           + " of " + range.size() + " run(s) (service: "
           + range.get(0).detail() + "). Whatever its numbers show is none's behaviour plus "
           + "run-order noise; no target is judged.";

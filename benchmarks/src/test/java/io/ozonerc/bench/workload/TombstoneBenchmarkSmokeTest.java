@@ -155,6 +155,23 @@ class TombstoneBenchmarkSmokeTest {
     assertTrue(Files.readString(out.resolve("report.md")).contains("range: service metrics: rounds "));
   }
 
+  /** A run with no deletes leaves range nothing to compact: the report must refuse every verdict on it. */
+  @Test
+  void noVerdictWhenRangeHadNothingToDo() throws Exception {
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    TombstoneBenchmark bench = new TombstoneBenchmark();
+    bench.stdout = new PrintStream(buf, true, StandardCharsets.UTF_8);
+    Path dir = out.resolve("idle");
+    int code = new CommandLine(bench).execute("--workload", "queue", "--weights", "create:4,list:1", "--ops", "3000",
+        "--list-length", "100", "--write-buffer", "1MB", "--interval", "50ms", "--policies", "none,range,ideal",
+        "--warmup-ops", "0", "--no-progress", "--out", dir.toString());
+    String text = buf.toString(StandardCharsets.UTF_8);
+    assertEquals(0, code, text);
+    String md = Files.readString(dir.resolve("report.md"));
+    assertTrue(md.contains("- NO VERDICT: range compacted nothing"), md);
+    assertTrue(md.lines().noneMatch(l -> l.startsWith("- MET") || l.startsWith("- MISSED")), md);
+  }
+
   private static double skipsPerList(String policy) {
     return Double.parseDouble(summary.get(policy).get("skips_per_list"));
   }
