@@ -65,18 +65,20 @@ class ReportTest {
   /** Compactions that removed no tombstone by the service's count and took no measurable time are no work. */
   @Test
   void compactionsThatRemovedNoTombstoneGetNoVerdict() {
-    String targets = report(Report.Targets.QUEUE, 4 << 20,
-        run("none", 70_000, 50, 0, 1 << 20, 5000), run("range", 14_000, 50, 19, 1 << 20, 900, 0),
-        run("ideal", 10_000, 0, 0, 0, 20)).targets();
+    RunResult noOp = run("range", 14_000, 50, 19, 1 << 20, 900, 0);
+    String targets = report(Report.Targets.QUEUE, 4 << 20, run("none", 70_000, 50, 0, 1 << 20, 5000), noOp)
+        .targets();
     assertTrue(targets.startsWith("- NO VERDICT: range compacted nothing"), targets);
   }
 
   @Test
   void aPolicyIdleInOneRepeatOfThreeGetsNoVerdictEither() {
-    String targets = report(Report.Targets.QUEUE, 4 << 20,
-        run("none", 70_000, 50, 0, 1 << 20, 5000), run("range", 12_000, 50, 4, 1 << 20, 30),
-        run("none", 70_000, 50, 0, 1 << 20, 5000), run("range", 12_000, 50, 0, 1 << 20, 30),
-        run("none", 70_000, 50, 0, 1 << 20, 5000), run("range", 12_000, 50, 3, 1 << 20, 30)).targets();
+    List<RunResult> runs = new ArrayList<>();
+    for (long compactions : new long[] {4, 0, 3}) {
+      runs.add(run("none", 70_000, 50, 0, 1 << 20, 5000));
+      runs.add(run("range", 12_000, 50, compactions, 1 << 20, 30));
+    }
+    String targets = report(Report.Targets.QUEUE, 4 << 20, runs.toArray(new RunResult[0])).targets();
     assertTrue(targets.contains("took 1 ms) in 1 of 3 run(s)"), targets);
   }
 
