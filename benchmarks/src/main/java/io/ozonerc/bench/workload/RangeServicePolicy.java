@@ -1,6 +1,7 @@
 package io.ozonerc.bench.workload;
 
 import io.ozonerc.compaction.RangeCompactionConfig;
+import io.ozonerc.compaction.om.OmAttachment;
 import io.ozonerc.compaction.service.RangeCompactionMetrics;
 import io.ozonerc.compaction.service.RangeCompactionService;
 import io.ozonerc.compaction.service.RoundResult;
@@ -12,7 +13,7 @@ import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 
 /**
  * {@code range}: this project's {@link RangeCompactionService}, configured through its real configuration keys,
- * created the way the OM creates it ({@link RangeCompactionService#createIfEnabled}) and started, so its rounds run on
+ * created the way the OM creates it ({@link OmAttachment#createIfEnabled}) and started, so its rounds run on
  * the service's own thread while the workload runs. The benchmark reads the service's metrics at the end; it never
  * calls into a round itself.
  */
@@ -68,7 +69,7 @@ final class RangeServicePolicy implements Policy {
 
   @Override
   public void start(BenchStore store) {
-    service = RangeCompactionService.createIfEnabled(ozoneConfiguration(settings), store::metadataManager,
+    service = OmAttachment.createIfEnabled(ozoneConfiguration(settings), store::metadataManager,
             () -> false)
         .orElseThrow(() -> new IllegalStateException("range: service disabled by --range-conf"));
     metrics = service.getMetrics();

@@ -2,14 +2,17 @@ package io.ozonerc.compaction.cli;
 
 import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.plan.CompactionPlan;
+import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.Keys;
 import io.ozonerc.compaction.plan.PlannerSettings;
 import io.ozonerc.compaction.plan.RangeAssessment;
 import io.ozonerc.compaction.plan.RangeStats;
 import io.ozonerc.compaction.plan.SstFile;
 import io.ozonerc.compaction.plan.Verdict;
+import io.ozonerc.compaction.service.RoundResult;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -75,15 +78,35 @@ record DbReport(String db, String access, String lock, PlannerSettings settings,
   /**
    * One planned range under {@code --compact}.
    *
-   * @param planned what the plan said
-   * @param recheck the range assessed again on fresh facts right before compacting (earlier compactions of the
-   *                same run may have changed it)
-   * @param after   the range's facts after the compaction; {@code null} when it was not compacted
+   * @param planned   what the plan said
+   * @param recheck   the range assessed again on fresh facts right before compacting (earlier compactions of the
+   *                  same run may have changed it)
+   * @param firstPass the range's facts after a first pass that left its tombstones at the bottom, when a second,
+   *                  bottommost-forced pass followed; {@code null} otherwise
+   * @param after     the range's facts after the compaction; {@code null} when it was not compacted
    */
-  record Compaction(RangeAssessment planned, RangeAssessment recheck, RangeStats after) {
+  record Compaction(RangeAssessment planned, RangeAssessment recheck, RangeStats firstPass, RangeStats after) {
     boolean done() {
       return after != null;
     }
+  }
+
+  /** What a compacting round did to each planned range, in plan order. */
+  static List<Compaction> compactions(RoundResult round) {
+    Map<KeyRange, RoundResult.Compacted> compacted = new HashMap<>();
+    round.compacted().forEach(c -> compacted.put(c.before().range(), c));
+    Map<KeyRange, RangeAssessment> skipped = new HashMap<>();
+    round.skipped().forEach(a -> skipped.put(a.range(), a));
+    List<Compaction> out = new ArrayList<>();
+    for (RangeAssessment planned : round.plan().planned()) {
+      RoundResult.Compacted c = compacted.get(planned.range());
+      if (c != null) {
+        out.add(new Compaction(planned, c.before(), c.firstPass(), c.after().stats()));
+      } else {
+        out.add(new Compaction(planned, skipped.getOrDefault(planned.range(), planned), null, null));
+      }
+    }
+    return out;
   }
 
   /** Order of the worst-ranges lists: score, then table and key so ties print the same every time. */

@@ -69,6 +69,10 @@ final class JsonReport {
         m.put("range", range(c.recheck()));
         m.put("compacted", c.done());
         if (c.done()) {
+          m.put("secondPass", c.firstPass() != null);
+          if (c.firstPass() != null) {
+            m.put("afterFirstPass", stats(c.firstPass()));
+          }
           m.put("after", stats(c.after()));
         }
         done.add(m);

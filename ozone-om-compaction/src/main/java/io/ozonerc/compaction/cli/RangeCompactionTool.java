@@ -3,26 +3,20 @@ package io.ozonerc.compaction.cli;
 import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.om.OmCompactionStore;
 import io.ozonerc.compaction.plan.CompactionPlan;
-import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.PlannerSettings;
-import io.ozonerc.compaction.plan.RangeAssessment;
 import io.ozonerc.compaction.plan.RangePlanner;
-import io.ozonerc.compaction.plan.RangeStats;
 import io.ozonerc.compaction.plan.SstFile;
-import io.ozonerc.compaction.plan.Verdict;
+import io.ozonerc.compaction.service.RangeCompactor;
+import io.ozonerc.compaction.service.RoundResult;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.hdds.cli.AbstractSubcommand;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -32,9 +26,10 @@ import picocli.CommandLine.Option;
  * {@link RangeCompactionRepairCommand} ({@code ozone repair range-compaction}, writes unless {@code --dry-run}).
  * {@link RangeCompactionCli} runs the debug form standalone.
  *
- * <p>A round of the service in miniature, on a DB no OM holds: probe the lock, open, snapshot SST facts and
- * bucket prefixes, plan with the service's own planner and thresholds, print; when compacting, re-check each
- * planned range on fresh facts and compact it through the service's own adapter.
+ * <p>On a DB no OM holds: probe the lock, open, snapshot SST facts and bucket prefixes, plan with the service's own
+ * planner and thresholds, print. Compacting runs the service's own round ({@link RangeCompactor}): each planned
+ * range re-checked on fresh facts, compacted, verified, and finished with a bottommost rewrite when the first pass
+ * left its tombstones at the bottom.
  *
  * <p>Analysis opens RocksDB read-only (which takes no lock and writes no file) after {@link DbLockProbe} found no
  * holder. Compacting opens read-write, which takes the RocksDB lock, so an OM cannot start on the DB meanwhile.
@@ -50,7 +45,6 @@ public abstract class RangeCompactionTool extends AbstractSubcommand implements 
   /** Exit status: another process holds the DB's RocksDB lock; nothing was opened. */
   public static final int DB_IN_USE = 3;
 
-  private static final Logger LOG = LoggerFactory.getLogger(RangeCompactionTool.class);
   private static final String P = RangeCompactionConfig.PREFIX;
 
   @Option(names = "--db", required = true, paramLabel = "DIR",
@@ -184,42 +178,20 @@ public abstract class RangeCompactionTool extends AbstractSubcommand implements 
     try (OpenedOmDb opened = OpenedOmDb.open(db, conf, compacting)) {
       OmCompactionStore store = opened.store();
       List<SstFile> files = store.liveFiles(tableSet);
-      Map<String, List<KeyRange>> buckets = store.bucketRanges(tableSet);
-      CompactionPlan plan = RangePlanner.plan(files, buckets, List.of(), settings);
       Map<String, long[]> memtable = opened.memtableCounts(tableSet);
-      List<DbReport.Compaction> done = compacting ? compactPlanned(store, plan, buckets, settings) : null;
+      CompactionPlan plan;
+      List<DbReport.Compaction> done = null;
+      if (compacting) {
+        // The service's own round, without its clock limits: no time budget, no pressure limits, no flush.
+        RoundResult round = new RangeCompactor(store, System::nanoTime, new RangeCompactor.Listener() { })
+            .run(RangeCompactor.RoundSettings.offline(tableSet, settings), () -> false);
+        plan = round.plan();
+        done = DbReport.compactions(round);
+      } else {
+        plan = RangePlanner.plan(files, store.bucketRanges(tableSet), List.of(), settings);
+      }
       return DbReport.of(db.toString(), compacting ? "read-write (compacting)" : "read-only", lockDetail, settings,
           List.copyOf(tableSet), files, memtable, plan, top, dryRun || compacting, done).withDefaultsOf(conf);
     }
-  }
-
-  /**
-   * The service's round without its clock: each planned range, best first, is assessed again on fresh facts (an
-   * earlier compaction of this run may have rewritten its files) and compacted only if it still qualifies.
-   */
-  private List<DbReport.Compaction> compactPlanned(OmCompactionStore store, CompactionPlan plan,
-      Map<String, List<KeyRange>> buckets, PlannerSettings settings) throws IOException {
-    List<DbReport.Compaction> out = new ArrayList<>();
-    for (RangeAssessment planned : plan.planned()) {
-      KeyRange range = planned.range();
-      List<KeyRange> tableBuckets = RangePlanner.sortedBuckets(buckets.getOrDefault(range.table(), List.of()));
-      RangeAssessment now = RangePlanner.assess(range, store.liveFiles(Set.of(range.table())), tableBuckets,
-          settings);
-      if (now.verdict() != Verdict.PLANNED) {
-        Verdict v = now.verdict() == Verdict.BELOW_THRESHOLD ? Verdict.STALE : now.verdict();
-        LOG.info("Not compacting {}: {} on re-check: {}", range, v, now.why());
-        out.add(new DbReport.Compaction(planned, new RangeAssessment(range, now.stats(), v, now.why(),
-            now.forceBottommost()), null));
-        continue;
-      }
-      LOG.info("Compacting {} (bottommost={}): {}", range, now.forceBottommost() ? "force" : "skip", now.why());
-      store.compact(range, now.forceBottommost());
-      RangeStats after = RangeStats.of(store.liveFiles(Set.of(range.table())), tableBuckets, range.begin(),
-          range.end());
-      LOG.info(String.format(Locale.ROOT, "Compacted %s: tombstones %d -> %d", range,
-          Math.round(now.stats().tombstones()), Math.round(after.tombstones())));
-      out.add(new DbReport.Compaction(planned, now, after));
-    }
-    return out;
   }
 }

@@ -127,13 +127,22 @@ final class TextReport {
       }
       RangeStats b = a.stats();
       RangeStats f = c.after();
-      out.add(String.format(Locale.ROOT, "%s bottommost=%s: tombstones %d -> %d, entries %d -> %d, files %d -> %d, "
-              + "file-bytes %d -> %d, levels %s -> %s", head, a.forceBottommost() ? "force" : "skip",
-          Math.round(b.tombstones()), Math.round(f.tombstones()), Math.round(b.entries()), Math.round(f.entries()),
-          b.files(), f.files(), b.fileBytes(), f.fileBytes(), DbReport.levels(b.shallowestLevel(), b.deepestLevel()),
-          DbReport.levels(f.shallowestLevel(), f.deepestLevel())));
+      if (c.firstPass() == null) {
+        out.add(head + " bottommost=" + (a.forceBottommost() ? "force" : "skip") + ": " + change(b, f));
+      } else {
+        out.add(head + " bottommost=" + (a.forceBottommost() ? "force" : "skip") + ": " + change(b, c.firstPass()));
+        out.add("     the pass left its tombstones at the bottom; second pass, bottommost=force: "
+            + change(c.firstPass(), f));
+      }
     }
     return out;
+  }
+
+  private static String change(RangeStats b, RangeStats f) {
+    return String.format(Locale.ROOT, "tombstones %d -> %d, entries %d -> %d, files %d -> %d, file-bytes %d -> %d, "
+            + "levels %s -> %s", Math.round(b.tombstones()), Math.round(f.tombstones()), Math.round(b.entries()),
+        Math.round(f.entries()), b.files(), f.files(), b.fileBytes(), f.fileBytes(),
+        DbReport.levels(b.shallowestLevel(), b.deepestLevel()), DbReport.levels(f.shallowestLevel(), f.deepestLevel()));
   }
 
   private static String n(double estimate) {

@@ -5,8 +5,11 @@ import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.service.RangeCompactionService;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.apache.hadoop.hdds.conf.ConfigurationSource;
 import org.apache.hadoop.hdds.conf.ReconfigurationHandler;
+import org.apache.hadoop.ozone.om.OMMetadataManager;
 import org.apache.hadoop.ozone.om.OzoneManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,13 +25,31 @@ public final class OmAttachment {
   private OmAttachment() { }
 
   /**
+   * The one way an OM should create the service: reads and validates the configuration (failing start-up with
+   * the key and value on nonsense) and returns nothing when {@code ozone.om.range.compaction.service.enabled} is
+   * false, so a disabled service has no thread and no metrics source. The service reads the OM's store through an
+   * {@link OmCompactionStore} that asks {@code metadata} for the metadata manager on every call.
+   *
+   * @param isLeader whether this OM is the Ratis leader now (for {@code .leader.policy}); false when not HA
+   */
+  public static Optional<RangeCompactionService> createIfEnabled(ConfigurationSource conf,
+      Supplier<OMMetadataManager> metadata, BooleanSupplier isLeader) {
+    RangeCompactionConfig config = RangeCompactionConfig.from(conf);
+    if (!config.isEnabled()) {
+      LOG.info("Range compaction disabled ({}=false)", RangeCompactionConfig.ENABLED_KEY);
+      return Optional.empty();
+    }
+    return Optional.of(new RangeCompactionService(new OmCompactionStore(metadata), config, isLeader,
+        System::nanoTime));
+  }
+
+  /**
    * Creates and starts the service for {@code om} when enabled; empty when disabled. Either way our keys become
    * reconfigurable through the OM's reconfiguration handler ({@code ozone admin reconfig --service=OM}).
    */
   public static Optional<RangeCompactionService> start(OzoneManager om, ConfigurationSource conf) {
     LiveConfig live = LiveConfig.from(conf);
-    Optional<RangeCompactionService> service = RangeCompactionService.createIfEnabled(conf,
-        om::getMetadataManager, () -> isHaLeader(om));
+    Optional<RangeCompactionService> service = createIfEnabled(conf, om::getMetadataManager, () -> isHaLeader(om));
     service.ifPresent(s -> {
       s.start();
       LOG.info("Range compaction attached to OM {}", om.getOMNodeId());

@@ -19,6 +19,28 @@ public enum BottommostMode {
    */
   AUTO;
 
+  /**
+   * Whether a compaction that did not rewrite the bottom level must be followed, in the same round, by one of the
+   * same range that does ({@code kForce}). RocksDB moves a file down without rewriting it when nothing below
+   * overlaps it (a trivial move: a level-0 file holding a queue's puts and deletes lands in the bottom level with
+   * every tombstone), and a merge from above leaves tombstones already at the bottom alone. Such a pass removed
+   * little. Finish when at least half of the tombstones the range had before are left ({@code 2 x left >= before})
+   * and at least half of those left sit in the bottommost level ({@code 2 x bottom >= left}), where only a rewrite
+   * drops them. Never under {@link #SKIP} (bottom rewrites are ruled out) nor after a pass that already forced.
+   *
+   * @param before the range's facts before the compaction
+   * @param forced whether that compaction already rewrote the bottom level
+   * @param after  the range's facts after it
+   */
+  public boolean needsSecondPass(RangeStats before, boolean forced, RangeStats after) {
+    if (this == SKIP || forced) {
+      return false;
+    }
+    double left = after.tombstones();
+    return left > 0 && 2 * left >= before.tombstones() && after.deepestLevel() > 0
+        && 2 * after.bottomTombstones() >= left;
+  }
+
   public static BottommostMode parse(String text) {
     for (BottommostMode m : values()) {
       if (m.name().equalsIgnoreCase(text.trim())) {

@@ -1,5 +1,8 @@
 package io.ozonerc.compaction.plan;
 
+import java.util.Arrays;
+import java.util.Objects;
+
 /**
  * A key range [begin, end) of one table. {@code end == null} means past the last key.
  *
@@ -25,6 +28,18 @@ public record KeyRange(String table, String label, byte[] begin, byte[] end) {
     return table.equals(other.table)
         && (other.end == null || Keys.compare(begin, other.end) < 0)
         && (end == null || Keys.compare(other.begin, end) < 0);
+  }
+
+  /** Equal when table, label and both bounds are equal by content (a record would compare the arrays by identity). */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof KeyRange r && table.equals(r.table) && label.equals(r.label)
+        && Arrays.equals(begin, r.begin) && Arrays.equals(end, r.end);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(table, label, Arrays.hashCode(begin), Arrays.hashCode(end));
   }
 
   @Override

@@ -30,8 +30,9 @@ import java.util.TreeSet;
  *       exceeds the cap: such a file becomes one range of its own, never skipped.</li>
  *   <li><b>Qualify</b> each piece: tombstones >= {@code minTombstones} and tombstones/entries >=
  *       {@code tombstoneRatio} (TiKV's and HDDS-12682's test); not when an overlapping file is being compacted
- *       ({@code busy}) or the range overlaps a compaction still in flight. A piece that fails as a whole is
- *       tried once more on the span of its tombstone-dense files ({@link #denseSubRange}).</li>
+ *       ({@code busy}) or the range overlaps one whose last compaction removed nothing ({@code noProgress}). A
+ *       piece that fails as a whole is tried once more on the span of its tombstone-dense files
+ *       ({@link #denseSubRange}).</li>
  *   <li><b>Merge</b> neighbouring qualifying pieces of one table (no data between them) while the merged range's
  *       files stay under the cap: one compaction instead of several over the same files.</li>
  *   <li><b>Rank</b> by {@link RangeStats#score()} (dead keys x dead-key density) and keep the best that fit
@@ -52,11 +53,12 @@ public final class RangePlanner {
    *
    * @param files          live SST files of any tables; files of tables not in {@code bucketsByTable} are ignored
    * @param bucketsByTable the tables to consider, each with its bucket ranges (may be empty)
-   * @param inFlight       ranges being compacted now (by an earlier round or another actor)
+   * @param noProgress     ranges to leave out: their last compaction removed no tombstone and their files are
+   *                       unchanged since ({@link NoProgress#unchangedIn}), so compacting them again would not either
    * @param settings       thresholds and budget
    */
   public static CompactionPlan plan(List<SstFile> files, Map<String, List<KeyRange>> bucketsByTable,
-      List<KeyRange> inFlight, PlannerSettings settings) {
+      List<KeyRange> noProgress, PlannerSettings settings) {
     List<RangeAssessment> candidates = new ArrayList<>();
     List<RangeAssessment> rejected = new ArrayList<>();
     Map<String, Double> worst = new TreeMap<>();
@@ -77,7 +79,7 @@ public final class RangePlanner {
           }
           worstRatio = Math.max(worstRatio, a.stats().tombstoneRatio());
           // Before merging, so a piece that must wait does not hold back its neighbours.
-          pieces.add(a.verdict() == Verdict.PLANNED ? excludeInFlight(a, inFlight) : a);
+          pieces.add(a.verdict() == Verdict.PLANNED ? leaveOutNoProgress(a, noProgress) : a);
         }
       }
       worst.put(table, worstRatio);
@@ -296,10 +298,11 @@ public final class RangePlanner {
     return out;
   }
 
-  private static RangeAssessment excludeInFlight(RangeAssessment a, List<KeyRange> inFlight) {
-    for (KeyRange r : inFlight) {
+  private static RangeAssessment leaveOutNoProgress(RangeAssessment a, List<KeyRange> noProgress) {
+    for (KeyRange r : noProgress) {
       if (r.overlaps(a.range())) {
-        return a.with(Verdict.IN_FLIGHT, "overlaps " + r + " being compacted; " + a.why());
+        return a.with(Verdict.NO_PROGRESS, "overlaps " + r + ", whose last compaction removed no tombstone and "
+            + "whose files are unchanged since; " + a.why());
       }
     }
     return a;

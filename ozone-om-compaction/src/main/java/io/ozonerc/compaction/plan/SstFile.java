@@ -1,5 +1,8 @@
 package io.ozonerc.compaction.plan;
 
+import java.util.Arrays;
+import java.util.Objects;
+
 /**
  * What RocksDB reports about one live SST file (from {@code LiveFileMetaData}), frozen for the planner.
  *
@@ -21,6 +24,28 @@ public record SstFile(String table, String name, int level, byte[] smallestKey, 
     if (entries < 0 || deletions < 0 || sizeBytes < 0 || level < 0) {
       throw new IllegalArgumentException("negative count in SST facts of " + name);
     }
+  }
+
+  /** Equal when every fact is equal, the keys by content (a record would compare the arrays by identity). */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof SstFile f && table.equals(f.table) && name.equals(f.name) && level == f.level
+        && Arrays.equals(smallestKey, f.smallestKey) && Arrays.equals(largestKey, f.largestKey)
+        && entries == f.entries && deletions == f.deletions && sizeBytes == f.sizeBytes
+        && largestSeqno == f.largestSeqno && beingCompacted == f.beingCompacted;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(table, name, level, Arrays.hashCode(smallestKey), Arrays.hashCode(largestKey), entries,
+        deletions, sizeBytes, largestSeqno, beingCompacted);
+  }
+
+  @Override
+  public String toString() {
+    return "SstFile[" + table + " " + name + " L" + level + " " + Keys.show(smallestKey) + ".."
+        + Keys.show(largestKey) + " entries=" + entries + " deletions=" + deletions + " bytes=" + sizeBytes
+        + " seq=" + largestSeqno + (beingCompacted ? " busy" : "") + "]";
   }
 
   boolean overlaps(byte[] begin, byte[] end) {

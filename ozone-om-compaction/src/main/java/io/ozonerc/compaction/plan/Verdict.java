@@ -8,8 +8,8 @@ public enum Verdict {
   BELOW_THRESHOLD,
   /** RocksDB is compacting an overlapping file now; next round will see the result. */
   BUSY,
-  /** Overlaps a range whose compaction is still running. */
-  IN_FLIGHT,
+  /** Its last compaction removed no tombstone and its files have not changed since (see {@link NoProgress}). */
+  NO_PROGRESS,
   /** Qualified, but the round's range or byte budget was spent on higher-scoring ranges. */
   OVER_BUDGET,
   /** Qualified when planned, no longer qualified when re-checked just before compaction. */

@@ -1,6 +1,8 @@
 package io.ozonerc.compaction.service;
 
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.metrics2.MetricsCollector;
@@ -13,12 +15,15 @@ import org.apache.hadoop.metrics2.lib.Interns;
 import org.apache.hadoop.metrics2.lib.MetricsRegistry;
 import org.apache.hadoop.metrics2.lib.MutableCounterLong;
 import org.apache.hadoop.metrics2.lib.MutableGaugeLong;
+import org.apache.hadoop.metrics2.lib.MutableRate;
 
 /**
  * Every metric of the range compaction service, as one Hadoop metrics2 source. Through the OM's metrics system
  * these reach JMX and the {@code /prom} endpoint, where Ozone's sink names them
- * {@code range_compaction_<metric>} (e.g. {@code range_compaction_compaction_time_ms}) and the per-table gauge
- * {@code range_compaction_table_worst_tombstone_ratio{table="keyTable"}}. Names carry their unit; counts are plain.
+ * {@code range_compaction_<metric>} (e.g. {@code range_compaction_compaction_time_ms}) and the per-table ones
+ * {@code range_compaction_table_<metric>{table="keyTable"}}. Names carry their unit; counts are plain. Counters
+ * only grow, so Prometheus {@code rate()} applies: {@code rate(compaction_time_ms)} is the share of time spent
+ * compacting (ms per second), and divided by {@code rate(ranges_compacted)} the mean time of one compaction.
  */
 public final class RangeCompactionMetrics implements MetricsSource {
   public static final String SOURCE_NAME = "RangeCompaction";
@@ -49,10 +54,24 @@ public final class RangeCompactionMetrics implements MetricsSource {
       registry.newCounter("CompactedBytes", "SST bytes of the files handed to range compactions", 0L);
   final MutableCounterLong compactionTimeMs =
       registry.newCounter("CompactionTimeMs", "Time spent in compactRange calls", 0L);
+  final MutableRate compactionDurationMs = registry.newRate("CompactionDurationMs",
+      "Range compactions (num_ops) and their mean time in compactRange, ms, both passes (avg_time)", false);
+  final MutableCounterLong secondPassCompactions = registry.newCounter("SecondPassCompactions",
+      "Range compactions finished by a second, bottommost-forced pass because the first left the tombstones at "
+          + "the bottom (a trivial move)", 0L);
+  final MutableCounterLong rangesSkippedNoProgress = registry.newCounter("RangesSkippedNoProgress",
+      "Qualifying ranges left out because their last compaction removed no tombstone and their files are "
+          + "unchanged since", 0L);
   final MutableGaugeLong lastRoundDurationMs =
       registry.newGauge("LastRoundDurationMs", "Duration of the last round", 0L);
+  final MutableGaugeLong lastRoundEndTimeMs = registry.newGauge("LastRoundEndTimeMs",
+      "When the last round ended, ms since the epoch (0: no round yet); alert when it falls behind", 0L);
+  final MutableGaugeLong backoffActive = registry.newGauge("BackoffActive",
+      "1 while rounds are skipped after a write-pressure stop, else 0", 0L);
 
   private final Map<String, Double> worstRatio = new ConcurrentHashMap<>();
+  /** Per table: {compactions, tombstones removed}, counters. */
+  private final Map<String, long[]> perTable = new ConcurrentHashMap<>();
   private String registeredAs;
 
   /** Registers with the default metrics system; a second service in one JVM (mini clusters) gets a suffix. */
@@ -85,15 +104,51 @@ public final class RangeCompactionMetrics implements MetricsSource {
     worstRatio.putAll(byTable);
   }
 
+  /** Counts one range compaction, in total and for its table. */
+  void recordCompaction(RoundResult.Compacted c) {
+    rangesCompacted.incr();
+    compactionTimeMs.incr(c.timeMs());
+    compactionDurationMs.add(c.timeMs());
+    compactedBytes.incr(c.bytesCompacted());
+    tombstonesRemoved.incr(c.tombstonesRemoved());
+    if (c.secondPass()) {
+      secondPassCompactions.incr();
+    }
+    long[] t = perTable.computeIfAbsent(c.table(), k -> new long[2]);
+    synchronized (t) {
+      t[0]++;
+      t[1] += c.tombstonesRemoved();
+    }
+  }
+
   @Override
   public void getMetrics(MetricsCollector collector, boolean all) {
     MetricsRecordBuilder rb = collector.addRecord(SOURCE_NAME).setContext("ozone");
     registry.snapshot(rb, all);
-    for (Map.Entry<String, Double> e : worstRatio.entrySet()) {
-      collector.addRecord(TABLE_RECORD).setContext("ozone")
-          .tag(Interns.info("Table", "OM table"), e.getKey())
-          .addGauge(Interns.info("WorstTombstoneRatio", "Highest tombstones/entries of a range in the last plan"),
-              e.getValue());
+    Set<String> tables = new TreeSet<>(worstRatio.keySet());
+    tables.addAll(perTable.keySet());
+    for (String table : tables) {
+      MetricsRecordBuilder t = collector.addRecord(TABLE_RECORD).setContext("ozone")
+          .tag(Interns.info("Table", "OM table"), table);
+      Double ratio = worstRatio.get(table);
+      if (ratio != null) {
+        t.addGauge(Interns.info("WorstTombstoneRatio", "Highest tombstones/entries of a range in the last plan"),
+            ratio);
+      }
+      long[] counts = tableCounts(table);
+      t.addCounter(Interns.info("Compactions", "Range compactions in this table"), counts[0]);
+      t.addCounter(Interns.info("TombstonesRemoved", "Tombstones removed from this table's compacted ranges"),
+          counts[1]);
+    }
+  }
+
+  private long[] tableCounts(String table) {
+    long[] t = perTable.get(table);
+    if (t == null) {
+      return new long[2];
+    }
+    synchronized (t) {
+      return t.clone();
     }
   }
 
@@ -151,6 +206,32 @@ public final class RangeCompactionMetrics implements MetricsSource {
 
   public long getLastRoundDurationMs() {
     return lastRoundDurationMs.value();
+  }
+
+  public long getLastRoundEndTimeMs() {
+    return lastRoundEndTimeMs.value();
+  }
+
+  public boolean isBackoffActive() {
+    return backoffActive.value() != 0;
+  }
+
+  public long getSecondPassCompactions() {
+    return secondPassCompactions.value();
+  }
+
+  public long getRangesSkippedNoProgress() {
+    return rangesSkippedNoProgress.value();
+  }
+
+  /** Range compactions in {@code table} since start. */
+  public long getTableCompactions(String table) {
+    return tableCounts(table)[0];
+  }
+
+  /** Tombstones removed from {@code table}'s compacted ranges since start. */
+  public long getTableTombstonesRemoved(String table) {
+    return tableCounts(table)[1];
   }
 
   public Map<String, Double> getWorstRatioByTable() {

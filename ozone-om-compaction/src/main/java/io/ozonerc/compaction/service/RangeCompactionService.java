@@ -1,34 +1,26 @@
 package io.ozonerc.compaction.service;
 
 import io.ozonerc.compaction.RangeCompactionConfig;
-import io.ozonerc.compaction.om.OmCompactionStore;
 import io.ozonerc.compaction.plan.CompactionPlan;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.PlannerSettings;
 import io.ozonerc.compaction.plan.RangeAssessment;
-import io.ozonerc.compaction.plan.RangePlanner;
-import io.ozonerc.compaction.plan.SstFile;
 import io.ozonerc.compaction.plan.Verdict;
-import io.ozonerc.compaction.plan.WritePressure;
+import io.ozonerc.compaction.service.RangeCompactor.RoundSettings;
 import io.ozonerc.compaction.service.RoundResult.Compacted;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
 import java.io.IOException;
-import java.util.ArrayList;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
-import org.apache.hadoop.hdds.conf.ConfigurationSource;
 import org.apache.hadoop.hdds.utils.BackgroundService;
 import org.apache.hadoop.hdds.utils.BackgroundTaskQueue;
 import org.apache.hadoop.hdds.utils.BackgroundTaskResult.EmptyTaskResult;
-import org.apache.hadoop.ozone.om.OMMetadataManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,13 +28,11 @@ import org.slf4j.LoggerFactory;
  * Compacts the OM's tombstone-heavy bucket ranges in the background, without holding back foreground writes.
  *
  * <h2>A round</h2>
- * A round has a fixed shape (TiKV's compaction runner, Kafka's cleaner thread): check write pressure; snapshot the
- * SST facts and bucket prefixes (first flushing a table whose memtable holds enough deletes to qualify, since SST
- * facts cannot see them); plan ({@link RangePlanner}, pure); then for each planned range, best first:
- * stop if shutdown was asked, the round's time budget ({@code .timeout}) is spent or RocksDB reports write
- * pressure; re-read the facts of that table and re-assess the range (a background compaction may have done the
- * job, or started on its files); compact it; read the facts again to count what went. Configuration is fixed for
- * the service's life; each round freezes it into {@link PlannerSettings}.
+ * The round itself is {@link RangeCompactor}'s, the same one the operator CLI runs: check write pressure, flush
+ * memtables whose deletes qualify, snapshot, plan, and for each planned range re-check, compact, verify (finishing
+ * a pass that left its tombstones at the bottom) until done, out of time ({@code .timeout}), under write pressure
+ * or asked to stop. This class schedules it: interval, back-off, leader policy, shutdown, metrics and history.
+ * Configuration is fixed for the service's life; each round freezes it into {@link RoundSettings}.
  *
  * <h2>Not stalling writes</h2>
  * Compactions are non-exclusive, use one subcompaction and may not push RocksDB into a write stall (see
@@ -67,68 +57,55 @@ public class RangeCompactionService extends BackgroundService {
   private static final Logger LOG = LoggerFactory.getLogger(RangeCompactionService.class);
   public static final String SERVICE_NAME = "RangeCompactionService";
 
-  private final CompactionStore store;
   private volatile RangeCompactionConfig config;
-  private volatile Set<String> tables;
   private final BooleanSupplier isLeader;
   private final LongSupplier nanoClock;
+  private final LongSupplier epochMillisClock;
   private final RangeCompactionMetrics metrics = new RangeCompactionMetrics();
+  private final RangeCompactor compactor;
   private final ReentrantLock roundLock = new ReentrantLock();
 
   private volatile boolean stopping;
-  private volatile KeyRange inFlight;
   private volatile RoundResult lastRound;
   /** The last {@link #HISTORY} compactions, oldest first: what operators and tests ask "did it compact X?". */
-  private final java.util.Deque<Compacted> history = new java.util.ArrayDeque<>();
+  private final Deque<Compacted> history = new ArrayDeque<>();
   static final int HISTORY = 256;
   private int consecutivePressureStops; // guarded by roundLock
   private long backoffUntilNanos;       // guarded by roundLock
-  /** End of the last scheduled round (only the service thread touches it), or null before the first one. */
+  /** End of the last scheduled round that ran (only the service thread touches it), or null before the first. */
   private volatile Long lastScheduledEndNanos;
   /** The executor's tick: rounds start on a tick once {@code .interval} has passed, so a new interval applies. */
   static final long TICK_MS = 1000;
 
   /**
-   * The one way an OM should create the service: reads and validates the configuration (failing start-up with
-   * the key and value on nonsense) and returns nothing when {@code ozone.om.range.compaction.service.enabled} is
-   * false, so a disabled service has no thread and no metrics source.
-   */
-  public static Optional<RangeCompactionService> createIfEnabled(ConfigurationSource conf,
-      Supplier<OMMetadataManager> metadata, BooleanSupplier isLeader) {
-    RangeCompactionConfig config = RangeCompactionConfig.from(conf);
-    if (!config.isEnabled()) {
-      LOG.info("{} disabled ({}=false)", SERVICE_NAME, RangeCompactionConfig.ENABLED_KEY);
-      return Optional.empty();
-    }
-    return Optional.of(new RangeCompactionService(new OmCompactionStore(metadata), config, isLeader,
-        System::nanoTime));
-  }
-
-  /** The service for an OM's metadata store, as the OM would run it (not the Ratis leader). */
-  public RangeCompactionService(OMMetadataManager metadata, RangeCompactionConfig config) {
-    this(new OmCompactionStore(metadata), config, () -> false, System::nanoTime);
-  }
-
-  /**
+   * A service as the OM runs it, with the system clocks. An OM creates it through
+   * {@code io.ozonerc.compaction.om.OmAttachment#createIfEnabled}, which also builds the store.
+   *
    * @param isLeader  whether this OM is the Ratis leader now (for {@code .leader.policy}); false when not HA
    * @param nanoClock monotonic clock for the time budget and back-off
    */
   public RangeCompactionService(CompactionStore store, RangeCompactionConfig config, BooleanSupplier isLeader,
       LongSupplier nanoClock) {
+    this(store, config, isLeader, nanoClock, System::currentTimeMillis);
+  }
+
+  /** @param epochMillisClock wall clock, only for the time stamp of the last round's end in the metrics */
+  public RangeCompactionService(CompactionStore store, RangeCompactionConfig config, BooleanSupplier isLeader,
+      LongSupplier nanoClock, LongSupplier epochMillisClock) {
     super(SERVICE_NAME, Math.min(TICK_MS, config.getInterval().toMillis()), TimeUnit.MILLISECONDS, 1,
         config.getTimeout().toMillis());
-    this.store = store;
     this.config = config;
-    this.tables = config.tableSet();
     this.isLeader = isLeader;
     this.nanoClock = nanoClock;
+    this.epochMillisClock = epochMillisClock;
+    this.compactor = new RangeCompactor(store, nanoClock, new Counting());
   }
 
   @Override
   public synchronized void start() {
     stopping = false;
     metrics.register();
-    LOG.info("Starting {} with {}", SERVICE_NAME, config);
+    LOG.info("Starting with {}", config);
     super.start();
   }
 
@@ -152,8 +129,8 @@ public class RangeCompactionService extends BackgroundService {
     if (idle) {
       super.shutdown();
     } else {
-      LOG.warn("{}: compaction of {} still running after {}; leaving it to RocksDB (the store close cancels it)",
-          SERVICE_NAME, inFlight, config.getTimeout());
+      LOG.warn("Compaction of {} still running after {}; leaving it to RocksDB (the store close cancels it)",
+          compactor.current(), config.getTimeout());
       getExecutorService().shutdownNow();
     }
     metrics.unregister();
@@ -166,23 +143,26 @@ public class RangeCompactionService extends BackgroundService {
    * to that tick.
    */
   public void reconfigure(RangeCompactionConfig newConfig) {
-    Set<String> newTables = newConfig.tableSet();
+    newConfig.tableSet(); // validated before anything changes
     setServiceTimeoutInNanos(newConfig.getTimeout().toNanos());
-    tables = newTables;
     config = newConfig;
-    LOG.info("{} reconfigured: {}", SERVICE_NAME, newConfig);
+    LOG.info("Reconfigured: {}", newConfig);
   }
 
+  /**
+   * A round when {@code .interval} has passed since the last one that ran. A tick skipped for back-off does not
+   * count as a round, so the back-off alone decides when the next one runs.
+   */
   @Override
   public BackgroundTaskQueue getTasks() {
     BackgroundTaskQueue queue = new BackgroundTaskQueue();
     long now = nanoClock.getAsLong();
-    if (!stopping && config.isEnabled()
-        && (lastScheduledEndNanos == null || now - lastScheduledEndNanos >= config.getInterval().toNanos())) {
+    RangeCompactionConfig c = config;
+    if (!stopping && c.isEnabled()
+        && (lastScheduledEndNanos == null || now - lastScheduledEndNanos >= c.getInterval().toNanos())) {
       queue.add(() -> {
-        try {
-          runRound(false);
-        } finally {
+        RoundResult r = runRound(false);
+        if (r.outcome() != Outcome.BACKING_OFF) {
           lastScheduledEndNanos = nanoClock.getAsLong();
         }
         return EmptyTaskResult.newResult();
@@ -222,7 +202,7 @@ public class RangeCompactionService extends BackgroundService {
 
   /** The range being compacted now, or null. */
   public KeyRange inFlight() {
-    return inFlight;
+    return compactor.current();
   }
 
   private RoundResult runRound(boolean ignoreBackoff) {
@@ -235,26 +215,18 @@ public class RangeCompactionService extends BackgroundService {
       } else if (!ignoreBackoff && start < backoffUntilNanos) {
         r = RoundResult.early(Outcome.BACKING_OFF, "backing off after write pressure", 0);
       } else {
+        metrics.backoffActive.set(0);
         metrics.roundsRun.incr();
-        try {
-          r = roundLocked(start);
-        } catch (StoreUnavailableException e) {
-          metrics.roundsFailed.incr();
-          r = RoundResult.early(Outcome.STORE_UNAVAILABLE, e.getMessage(), elapsedMs(start));
-          LOG.info("{}: store unavailable, round skipped: {}", SERVICE_NAME, e.getMessage());
-        } catch (IOException | RuntimeException e) {
-          metrics.roundsFailed.incr();
-          r = RoundResult.early(Outcome.FAILED, String.valueOf(e), elapsedMs(start));
-          LOG.warn("{}: round failed", SERVICE_NAME, e);
-        }
+        r = roundLocked(start);
         metrics.lastRoundDurationMs.set(r.durationMs());
+        metrics.lastRoundEndTimeMs.set(epochMillisClock.getAsLong());
       }
       lastRound = r;
       boolean idle = r.outcome() == Outcome.COMPLETED && r.compacted().isEmpty() && r.stale() == 0;
       if (idle) {
-        LOG.debug("{}: {}", SERVICE_NAME, r.describe().get(0));
+        LOG.debug("{}", r.describe().get(0));
       } else if (r.outcome() != Outcome.BACKING_OFF && r.outcome() != Outcome.SHUTDOWN) {
-        r.describe().forEach(line -> LOG.info("{}: {}", SERVICE_NAME, line));
+        r.describe().forEach(LOG::info);
       }
       return r;
     } finally {
@@ -262,115 +234,45 @@ public class RangeCompactionService extends BackgroundService {
     }
   }
 
-  /** One round. Requires roundLock. */
-  private RoundResult roundLocked(long start) throws IOException {
+  /** One round through the compactor, then back-off and the counts of ranges it left. Requires roundLock. */
+  private RoundResult roundLocked(long start) {
     RangeCompactionConfig config = this.config; // one snapshot per round
-    Set<String> tables = config.tableSet();
-    PlannerSettings settings = settingsForRole();
+    PlannerSettings settings = settingsForRole(config, isLeader.getAsBoolean());
     if (settings == null) {
       return RoundResult.early(Outcome.LEADER_SKIPPED, "leader.policy=skip and this OM is the leader", 0);
     }
-    String pressure = pressureReason();
-    if (pressure != null) {
-      backOffLocked(start);
-      return RoundResult.early(Outcome.PRESSURE, pressure, elapsedMs(start));
+    RoundResult r;
+    try {
+      r = compactor.run(RoundSettings.of(config, settings), () -> stopping);
+    } catch (StoreUnavailableException e) {
+      metrics.roundsFailed.incr();
+      LOG.info("Store unavailable, round skipped: {}", e.getMessage());
+      return RoundResult.early(Outcome.STORE_UNAVAILABLE, e.getMessage(), elapsedMs(start));
+    } catch (IOException | RuntimeException e) {
+      metrics.roundsFailed.incr();
+      LOG.warn("Round failed", e);
+      return RoundResult.early(Outcome.FAILED, String.valueOf(e), elapsedMs(start));
     }
-    if (config.isMemtableFlush()) {
-      flushMemtablesThatQualify(settings);
-    }
-    Map<String, List<KeyRange>> buckets = store.bucketRanges(tables);
-    CompactionPlan plan = RangePlanner.plan(store.liveFiles(tables), buckets,
-        inFlight == null ? List.of() : List.of(inFlight), settings);
-    metrics.recordWorstRatios(plan.worstRatioByTable());
-    metrics.rangesPlanned.incr(plan.planned().size());
-    metrics.rangesSkippedBudget.incr(plan.notPlanned().stream()
-        .filter(a -> a.verdict() == Verdict.OVER_BUDGET).count());
-
-    List<Compacted> done = new ArrayList<>();
-    int stale = 0;
-    Outcome outcome = Outcome.COMPLETED;
-    String detail = "";
-    List<RangeAssessment> planned = plan.planned();
-    int next = 0;
-    for (; next < planned.size(); next++) {
-      KeyRange range = planned.get(next).range();
-      if (stopping) {
-        outcome = Outcome.SHUTDOWN;
-        detail = "service stopping";
-        break;
-      }
-      if (nanoClock.getAsLong() - start >= config.getTimeout().toNanos()) {
-        outcome = Outcome.TIME_BUDGET;
-        detail = "round time budget " + config.getTimeout() + " spent";
-        break;
-      }
-      pressure = pressureReason();
-      if (pressure != null) {
-        outcome = Outcome.PRESSURE;
-        detail = pressure;
-        break;
-      }
-      List<KeyRange> tableBuckets = RangePlanner.sortedBuckets(buckets.getOrDefault(range.table(), List.of()));
-      RangeAssessment before =
-          RangePlanner.assess(range, store.liveFiles(Set.of(range.table())), tableBuckets, settings);
-      if (before.verdict() != Verdict.PLANNED) {
-        stale++;
-        metrics.rangesSkippedStale.incr();
-        LOG.info("{}: skipping {} {}: re-check says {}", SERVICE_NAME, range, range.label(), before.why());
-        continue;
-      }
-      long t0 = nanoClock.getAsLong();
-      inFlight = range;
-      try {
-        store.compact(range, before.forceBottommost());
-      } finally {
-        inFlight = null;
-      }
-      long ms = TimeUnit.NANOSECONDS.toMillis(nanoClock.getAsLong() - t0);
-      RangeAssessment after =
-          RangePlanner.assess(range, store.liveFiles(Set.of(range.table())), tableBuckets, settings);
-      Compacted c = new Compacted(before, after, ms);
-      done.add(c);
-      synchronized (history) {
-        if (history.size() == HISTORY) {
-          history.removeFirst();
-        }
-        history.addLast(c);
-      }
-      metrics.rangesCompacted.incr();
-      metrics.compactionTimeMs.incr(ms);
-      metrics.compactedBytes.incr(before.stats().fileBytes());
-      metrics.tombstonesRemoved.incr(c.tombstonesRemoved());
-    }
-    int left = planned.size() - next;
-    switch (outcome) {
+    switch (r.outcome()) {
       case PRESSURE -> {
-        metrics.rangesSkippedPressure.incr(left);
+        metrics.rangesSkippedPressure.incr(r.left());
         backOffLocked(start);
       }
-      case TIME_BUDGET -> metrics.rangesSkippedBudget.incr(left);
-      case SHUTDOWN -> metrics.rangesSkippedShutdown.incr(left);
+      case TIME_BUDGET -> metrics.rangesSkippedBudget.incr(r.left());
+      case SHUTDOWN -> metrics.rangesSkippedShutdown.incr(r.left());
       default -> consecutivePressureStops = 0;
     }
-    return new RoundResult(outcome, detail, plan, List.copyOf(done), stale, left, elapsedMs(start));
+    return r;
   }
 
-  /** Flushes each watched table whose memtable deletes pass the range test, so this round's facts include them. */
-  private void flushMemtablesThatQualify(PlannerSettings settings) throws IOException {
-    for (MemtableFacts m : store.memtables(tables)) {
-      if (m.shouldFlush(settings) && !stopping) {
-        LOG.info("{}: flushing {}: {} deletes in {} memtable entries", SERVICE_NAME, m.table(), m.deletes(),
-            m.entries());
-        store.flush(m.table());
-        metrics.memtableFlushes.incr();
-      }
-    }
-  }
-
-  /** The planner settings for this OM's current Ratis role, or null to skip the round. */
-  private PlannerSettings settingsForRole() {
+  /**
+   * The planner settings for an OM's Ratis role, or null to skip the round: the configured ones, except for the
+   * leader under {@code leader.policy=reduced} (a quarter of ranges and bytes, at least one range) or
+   * {@code skip}.
+   */
+  static PlannerSettings settingsForRole(RangeCompactionConfig config, boolean leader) {
     PlannerSettings s = config.plannerSettings();
-    if (!isLeader.getAsBoolean()) {
+    if (!leader) {
       return s;
     }
     return switch (config.leaderPolicy()) {
@@ -382,25 +284,66 @@ public class RangeCompactionService extends BackgroundService {
     };
   }
 
-  private String pressureReason() throws IOException {
-    WritePressure p = store.writePressure();
-    return p.reasonToStop(config.getPressurePendingCompactionBytes(), config.getPressureLevel0Files());
-  }
-
   /** Counts a pressure stop and pushes the next round back. Requires roundLock. */
   private void backOffLocked(long now) {
     metrics.roundsBackedOff.incr();
+    metrics.backoffActive.set(1);
     consecutivePressureStops++;
-    long cap = config.getBackoffMax().toNanos();
-    long delay = Math.min(cap, config.getInterval().toNanos());
-    for (int i = 1; i < consecutivePressureStops && delay < cap; i++) {
-      delay = Math.min(cap, delay * 2); // interval x 2^(n-1), capped; cap < Long.MAX_VALUE / 2 in practice
-    }
+    long delay = backoffNanos(config.getInterval().toNanos(), config.getBackoffMax().toNanos(),
+        consecutivePressureStops);
     backoffUntilNanos = now + delay;
-    LOG.info("{}: write pressure, backing off for {} ms", SERVICE_NAME, TimeUnit.NANOSECONDS.toMillis(delay));
+    LOG.info("Write pressure, backing off for {} ms", TimeUnit.NANOSECONDS.toMillis(delay));
+  }
+
+  /**
+   * The back-off after {@code stops} consecutive pressure stops: {@code interval x 2^(stops-1)}, at most
+   * {@code max}. Doubling stops at the cap, so no value of {@code stops} overflows.
+   */
+  static long backoffNanos(long interval, long max, int stops) {
+    long delay = Math.min(max, interval);
+    for (int i = 1; i < stops && delay < max; i++) {
+      delay = delay > max / 2 ? max : delay * 2;
+    }
+    return delay;
   }
 
   private long elapsedMs(long start) {
     return TimeUnit.NANOSECONDS.toMillis(nanoClock.getAsLong() - start);
+  }
+
+  /** Turns what the compactor reports into metrics and history as it happens. */
+  private final class Counting implements RangeCompactor.Listener {
+    @Override
+    public void flushed(MemtableFacts memtable) {
+      metrics.memtableFlushes.incr();
+    }
+
+    @Override
+    public void planned(CompactionPlan plan) {
+      metrics.recordWorstRatios(plan.worstRatioByTable());
+      metrics.rangesPlanned.incr(plan.planned().size());
+      metrics.rangesSkippedBudget.incr(count(plan, Verdict.OVER_BUDGET));
+      metrics.rangesSkippedNoProgress.incr(count(plan, Verdict.NO_PROGRESS));
+    }
+
+    @Override
+    public void compacted(Compacted c) {
+      synchronized (history) {
+        if (history.size() == HISTORY) {
+          history.removeFirst();
+        }
+        history.addLast(c);
+      }
+      metrics.recordCompaction(c);
+    }
+
+    @Override
+    public void skipped(RangeAssessment recheck) {
+      metrics.rangesSkippedStale.incr();
+    }
+
+    private static long count(CompactionPlan plan, Verdict v) {
+      return plan.notPlanned().stream().filter(a -> a.verdict() == v).count();
+    }
   }
 }

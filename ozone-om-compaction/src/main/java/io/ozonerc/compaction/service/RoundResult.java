@@ -2,6 +2,8 @@ package io.ozonerc.compaction.service;
 
 import io.ozonerc.compaction.plan.CompactionPlan;
 import io.ozonerc.compaction.plan.RangeAssessment;
+import io.ozonerc.compaction.plan.RangeStats;
+import io.ozonerc.compaction.plan.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -13,12 +15,12 @@ import java.util.Locale;
  * @param detail     the reason in words (pressure signal, error message), empty when completed
  * @param plan       the plan the round made, null when it ended before planning
  * @param compacted  ranges compacted, in order, with their facts before and after
- * @param stale      planned ranges that no longer qualified when re-checked
+ * @param skipped    planned ranges that no longer qualified (or were busy) when re-checked, with that re-check
  * @param left       planned ranges not attempted because the round stopped (pressure, time, shutdown)
  * @param durationMs wall time of the round
  */
 public record RoundResult(Outcome outcome, String detail, CompactionPlan plan, List<Compacted> compacted,
-    int stale, int left, long durationMs) {
+    List<RangeAssessment> skipped, int left, long durationMs) {
 
   /** How a round ended. */
   public enum Outcome {
@@ -30,28 +32,63 @@ public record RoundResult(Outcome outcome, String detail, CompactionPlan plan, L
     }
   }
 
-  /** One range compaction: the re-check right before it, the facts right after it, and its duration. */
-  public record Compacted(RangeAssessment before, RangeAssessment after, long timeMs) {
+  /**
+   * One range compaction: the re-check right before it, the facts right after it, and its duration.
+   *
+   * @param before    the range assessed on fresh facts right before the compaction
+   * @param firstPass the range's facts after a first pass that removed too little and was followed by a second,
+   *                  bottommost-forced pass ({@link io.ozonerc.compaction.plan.BottommostMode#needsSecondPass});
+   *                  null when one pass did the job
+   * @param after     the range assessed on fresh facts after the last pass
+   * @param timeMs    time in {@code compactRange}, both passes
+   */
+  public record Compacted(RangeAssessment before, RangeStats firstPass, RangeAssessment after, long timeMs) {
+    public boolean secondPass() {
+      return firstPass != null;
+    }
+
     public long tombstonesRemoved() {
       return Math.max(0, Math.round(before.stats().tombstones() - after.stats().tombstones()));
+    }
+
+    /** SST bytes handed to compactions: the range's files before, plus what the second pass found. */
+    public long bytesCompacted() {
+      return before.stats().fileBytes() + (firstPass == null ? 0 : firstPass.fileBytes());
+    }
+
+    public String table() {
+      return before.range().table();
     }
   }
 
   static RoundResult early(Outcome outcome, String detail, long durationMs) {
-    return new RoundResult(outcome, detail, null, List.of(), 0, 0, durationMs);
+    return new RoundResult(outcome, detail, null, List.of(), List.of(), 0, durationMs);
+  }
+
+  /** Planned ranges that no longer qualified when re-checked. */
+  public int stale() {
+    return skipped.size();
+  }
+
+  /** Ranges the plan left out because their last compaction removed nothing and their files are unchanged. */
+  public long noProgress() {
+    return plan == null ? 0 : plan.notPlanned().stream().filter(a -> a.verdict() == Verdict.NO_PROGRESS).count();
   }
 
   /** Human summary, one line per compaction. */
   public List<String> describe() {
     List<String> lines = new ArrayList<>();
-    lines.add(String.format(Locale.ROOT, "round %s%s: planned=%d compacted=%d stale=%d left=%d in %d ms",
+    long noProgress = noProgress();
+    lines.add(String.format(Locale.ROOT, "round %s%s: planned=%d compacted=%d stale=%d left=%d%s in %d ms",
         outcome, detail.isEmpty() ? "" : " (" + detail + ")", plan == null ? 0 : plan.planned().size(),
-        compacted.size(), stale, left, durationMs));
+        compacted.size(), stale(), left, noProgress == 0 ? "" : " no-progress=" + noProgress, durationMs));
     for (Compacted c : compacted) {
-      lines.add(String.format(Locale.ROOT, "  compacted %s %s: tombstones %d -> %d, %d bytes, bottommost=%s, %d ms",
+      RangeStats first = c.secondPass() ? c.firstPass() : c.after().stats();
+      lines.add(String.format(Locale.ROOT, "  compacted %s %s: tombstones %d -> %d%s, %d bytes, bottommost=%s, %d ms",
           c.before().range(), c.before().range().label(), Math.round(c.before().stats().tombstones()),
-          Math.round(c.after().stats().tombstones()), c.before().stats().fileBytes(),
-          c.before().forceBottommost() ? "force" : "skip", c.timeMs()));
+          Math.round(first.tombstones()), c.secondPass()
+              ? ", second pass with bottommost=force -> " + Math.round(c.after().stats().tombstones()) : "",
+          c.bytesCompacted(), c.before().forceBottommost() ? "force" : "skip", c.timeMs()));
     }
     return lines;
   }

@@ -18,7 +18,7 @@ import java.util.Map;
  * sst keyTable L0 /v/b/k000 /v/b/k999 entries=100k deletions=95k size=4MiB seq=3 [busy]
  * bucket keyTable /v/b/
  * table fileTable                                  (a table to consider that has no bucket)
- * inflight keyTable /v/a/ /v/a0
+ * noprogress keyTable /v/a/ /v/a0              (a range whose last compaction removed nothing)
  * plan min-tombstones=10000 ratio=0.3 max-entries=1M ranges=20 bytes=0 bottommost=auto
  * ----
  * expected lines of {@link CompactionPlan#describe()}
@@ -28,7 +28,7 @@ import java.util.Map;
  */
 final class PlannerFixtures {
   record Case(String file, int line, String about, List<SstFile> files, Map<String, List<KeyRange>> buckets,
-      List<KeyRange> inFlight, PlannerSettings settings, List<String> expected, List<String> inputLines) { }
+      List<KeyRange> noProgress, PlannerSettings settings, List<String> expected, List<String> inputLines) { }
 
   private PlannerFixtures() { }
 
@@ -46,7 +46,7 @@ final class PlannerFixtures {
       List<String> input = new ArrayList<>();
       List<SstFile> files = new ArrayList<>();
       Map<String, List<KeyRange>> buckets = new LinkedHashMap<>();
-      List<KeyRange> inFlight = new ArrayList<>();
+      List<KeyRange> noProgress = new ArrayList<>();
       PlannerSettings settings = null;
       for (; i < lines.size() && !lines.get(i).equals("----"); i++) {
         String line = lines.get(i);
@@ -57,7 +57,8 @@ final class PlannerFixtures {
           case "sst" -> files.add(sst(w, files.size()));
           case "bucket" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>()).add(KeyRange.ofPrefix(w[1], w[2]));
           case "table" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>());
-          case "inflight" -> inFlight.add(new KeyRange(w[1], "in flight", Keys.parse(w[2]), Keys.parse(w[3])));
+          case "noprogress" ->
+              noProgress.add(new KeyRange(w[1], "no progress", Keys.parse(w[2]), Keys.parse(w[3])));
           case "plan" -> settings = settings(w);
           default -> throw new IllegalArgumentException(path + ":" + (i + 1) + ": unknown directive " + w[0]);
         }
@@ -70,8 +71,8 @@ final class PlannerFixtures {
       for (; i < lines.size() && !lines.get(i).isBlank(); i++) {
         expected.add(lines.get(i));
       }
-      cases.add(new Case(path.getFileName().toString(), start, about.toString().trim(), files, buckets, inFlight,
-          settings, expected, input));
+      cases.add(new Case(path.getFileName().toString(), start, about.toString().trim(), files, buckets,
+          noProgress, settings, expected, input));
     }
     return cases;
   }

@@ -27,7 +27,7 @@ class RangePlannerFixtureTest {
         List<PlannerFixtures.Case> cases = PlannerFixtures.read(p);
         List<List<String>> actual = new ArrayList<>();
         for (PlannerFixtures.Case c : cases) {
-          actual.add(RangePlanner.plan(c.files(), c.buckets(), c.inFlight(), c.settings()).describe());
+          actual.add(RangePlanner.plan(c.files(), c.buckets(), c.noProgress(), c.settings()).describe());
         }
         if (Boolean.getBoolean("planner.rewrite")) {
           PlannerFixtures.rewrite(p, cases, actual);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ozonerc.compaction.RangeCompactionConfig;
+import io.ozonerc.compaction.om.OmAttachment;
 import io.ozonerc.compaction.testing.OmTestStore;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -63,14 +64,14 @@ class RangeCompactionMetricsTest {
   void disabledMeansNoServiceAndNoSource(@TempDir Path dir) throws IOException {
     try (OmTestStore store = OmTestStore.open(dir)) {
       OzoneConfiguration conf = new OzoneConfiguration();
-      Optional<RangeCompactionService> none = RangeCompactionService.createIfEnabled(conf, store::metadata,
+      Optional<RangeCompactionService> none = OmAttachment.createIfEnabled(conf, store::metadata,
           () -> false);
       assertFalse(none.isPresent());
       assertNull(DefaultMetricsSystem.instance().getSource(RangeCompactionMetrics.SOURCE_NAME));
 
       conf.set(RangeCompactionConfig.ENABLED_KEY, "true");
       conf.set("ozone.om.range.compaction.interval", "1h");
-      RangeCompactionService svc = RangeCompactionService.createIfEnabled(conf, store::metadata, () -> false)
+      RangeCompactionService svc = OmAttachment.createIfEnabled(conf, store::metadata, () -> false)
           .orElseThrow();
       svc.start();
       String name = svc.getMetrics().registeredName();

@@ -1,0 +1,32 @@
+package io.ozonerc.compaction.plan;
+
+import java.util.List;
+
+/**
+ * A range whose compaction removed no tombstone, and the files it left. Tombstones a compaction cannot drop (at the
+ * bottom with {@code bottommost.mode=skip}, or held by a snapshot) stay where they are, and the range still
+ * qualifies: without a memory of this, every round would compact it again and a range ranked behind it would never
+ * get its turn. Until its files change (a flush adds one, a compaction rewrites one) another compaction would
+ * remove nothing either, so the planner leaves it out ({@link Verdict#NO_PROGRESS}).
+ *
+ * @param range the range as it was compacted
+ * @param files the table's files overlapping it afterwards, as {@code name@Llevel:bytes}, in name order
+ */
+public record NoProgress(KeyRange range, List<String> files) {
+
+  public NoProgress {
+    files = List.copyOf(files);
+  }
+
+  /** The range and the files of {@code files} (any tables) that overlap it now. */
+  public static NoProgress of(KeyRange range, List<SstFile> files) {
+    return new NoProgress(range, files.stream()
+        .filter(f -> f.table().equals(range.table()) && f.overlaps(range.begin(), range.end()))
+        .map(f -> f.name() + "@L" + f.level() + ":" + f.sizeBytes()).sorted().toList());
+  }
+
+  /** True when {@code files} (a fresh snapshot) holds exactly the same files over the range. */
+  public boolean unchangedIn(List<SstFile> files) {
+    return this.files.equals(of(range, files).files);
+  }
+}

@@ -1,0 +1,41 @@
+package io.ozonerc.compaction.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** {@link KeyRange} and {@link SstFile} compare their keys by content: equal facts read twice are equal. */
+class ValueEqualityTest {
+  private static SstFile file(String name, String smallest, long deletions) {
+    return new SstFile("keyTable", name, 0, Keys.utf8(smallest), Keys.utf8("/v/b/k9"), 10, deletions, 100, 7, false);
+  }
+
+  @Test
+  void keyRangesWithEqualBoundsAreEqual() {
+    KeyRange a = KeyRange.ofPrefix("keyTable", "/v/b/");
+    KeyRange b = KeyRange.ofPrefix("keyTable", "/v/b/"); // fresh arrays
+    assertEquals(a, b);
+    assertEquals(a.hashCode(), b.hashCode());
+    assertEquals(Set.of(a), new HashSet<>(Set.of(b)));
+    assertEquals(new KeyRange("keyTable", "x", Keys.utf8("/a"), null),
+        new KeyRange("keyTable", "x", Keys.utf8("/a"), null));
+    assertNotEquals(a, KeyRange.ofPrefix("keyTable", "/v/c/"));
+    assertNotEquals(a, KeyRange.ofPrefix("fileTable", "/v/b/"));
+    assertNotEquals(a, new KeyRange("keyTable", "/v/b/", Keys.utf8("/v/b/"), null));
+    assertNotEquals(a, new KeyRange("keyTable", "other label", a.begin(), a.end()));
+  }
+
+  @Test
+  void sstFilesWithEqualFactsAreEqual() {
+    SstFile a = file("/000012.sst", "/v/b/k0", 5);
+    SstFile b = file("/000012.sst", "/v/b/k0", 5);
+    assertEquals(a, b);
+    assertEquals(a.hashCode(), b.hashCode());
+    assertNotEquals(a, file("/000012.sst", "/v/b/k1", 5));
+    assertNotEquals(a, file("/000012.sst", "/v/b/k0", 6));
+    assertNotEquals(a, file("/000013.sst", "/v/b/k0", 5));
+  }
+}
