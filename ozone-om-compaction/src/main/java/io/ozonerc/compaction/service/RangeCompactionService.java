@@ -71,7 +71,8 @@ public class RangeCompactionService extends BackgroundService {
   private final Deque<Compacted> history = new ArrayDeque<>();
   static final int HISTORY = 256;
   private int consecutivePressureStops; // guarded by roundLock
-  private long backoffUntilNanos;       // guarded by roundLock
+  private long backoffStartNanos;       // guarded by roundLock: when the current back-off began
+  private long backoffNanos;            // guarded by roundLock: its length; 0 when none
   /** End of the last scheduled round that ran (only the service thread touches it), or null before the first. */
   private volatile Long lastScheduledEndNanos;
   /** The executor's tick: rounds start on a tick once {@code .interval} has passed, so a new interval applies. */
@@ -144,7 +145,7 @@ public class RangeCompactionService extends BackgroundService {
    */
   public void reconfigure(RangeCompactionConfig newConfig) {
     newConfig.tableSet(); // validated before anything changes
-    setServiceTimeoutInNanos(newConfig.getTimeout().toNanos());
+    setServiceTimeoutInNanos(RangeCompactor.nanos(newConfig.getTimeout()));
     config = newConfig;
     LOG.info("Reconfigured: {}", newConfig);
   }
@@ -159,7 +160,7 @@ public class RangeCompactionService extends BackgroundService {
     long now = nanoClock.getAsLong();
     RangeCompactionConfig c = config;
     if (!stopping && c.isEnabled()
-        && (lastScheduledEndNanos == null || now - lastScheduledEndNanos >= c.getInterval().toNanos())) {
+        && (lastScheduledEndNanos == null || now - lastScheduledEndNanos >= RangeCompactor.nanos(c.getInterval()))) {
       queue.add(() -> {
         RoundResult r = runRound(false);
         if (r.outcome() != Outcome.BACKING_OFF) {
@@ -212,7 +213,7 @@ public class RangeCompactionService extends BackgroundService {
       RoundResult r;
       if (stopping) {
         r = RoundResult.early(Outcome.SHUTDOWN, "service stopping", 0);
-      } else if (!ignoreBackoff && start < backoffUntilNanos) {
+      } else if (!ignoreBackoff && start - backoffStartNanos < backoffNanos) { // overflow-safe nanoTime compare
         r = RoundResult.early(Outcome.BACKING_OFF, "backing off after write pressure", 0);
       } else {
         metrics.backoffActive.set(0);
@@ -260,7 +261,10 @@ public class RangeCompactionService extends BackgroundService {
       }
       case TIME_BUDGET -> metrics.rangesSkippedBudget.incr(r.left());
       case SHUTDOWN -> metrics.rangesSkippedShutdown.incr(r.left());
-      default -> consecutivePressureStops = 0;
+      default -> {
+        consecutivePressureStops = 0;
+        backoffNanos = 0;
+      }
     }
     return r;
   }
@@ -289,17 +293,17 @@ public class RangeCompactionService extends BackgroundService {
     metrics.roundsBackedOff.incr();
     metrics.backoffActive.set(1);
     consecutivePressureStops++;
-    long delay = backoffNanos(config.getInterval().toNanos(), config.getBackoffMax().toNanos(),
-        consecutivePressureStops);
-    backoffUntilNanos = now + delay;
-    LOG.info("Write pressure, backing off for {} ms", TimeUnit.NANOSECONDS.toMillis(delay));
+    backoffStartNanos = now;
+    backoffNanos = backoffDelayNanos(RangeCompactor.nanos(config.getInterval()),
+        RangeCompactor.nanos(config.getBackoffMax()), consecutivePressureStops);
+    LOG.info("Write pressure, backing off for {} ms", TimeUnit.NANOSECONDS.toMillis(backoffNanos));
   }
 
   /**
    * The back-off after {@code stops} consecutive pressure stops: {@code interval x 2^(stops-1)}, at most
    * {@code max}. Doubling stops at the cap, so no value of {@code stops} overflows.
    */
-  static long backoffNanos(long interval, long max, int stops) {
+  static long backoffDelayNanos(long interval, long max, int stops) {
     long delay = Math.min(max, interval);
     for (int i = 1; i < stops && delay < max; i++) {
       delay = delay > max / 2 ? max : delay * 2;

@@ -14,6 +14,7 @@ import io.ozonerc.compaction.plan.Verdict;
 import io.ozonerc.compaction.service.RoundResult.Compacted;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -73,7 +74,7 @@ public final class RangeCompactor {
 
     /** The service's round: everything from the configuration, with the planner settings for this OM's role. */
     public static RoundSettings of(RangeCompactionConfig config, PlannerSettings planner) {
-      return new RoundSettings(config.tableSet(), planner, config.isMemtableFlush(), config.getTimeout().toNanos(),
+      return new RoundSettings(config.tableSet(), planner, config.isMemtableFlush(), nanos(config.getTimeout()),
           config.getPressurePendingCompactionBytes(), config.getPressureLevel0Files());
     }
 
@@ -255,6 +256,15 @@ public final class RangeCompactor {
 
   private String pressureReason(RoundSettings s) throws IOException {
     return store.writePressure().reasonToStop(s.pendingBytesLimit(), s.level0FilesLimit());
+  }
+
+  /** A duration in nanoseconds, saturated at {@code Long.MAX_VALUE} (~292 years) instead of overflowing. */
+  static long nanos(Duration d) {
+    try {
+      return d.toNanos();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
   }
 
   private long elapsedMs(long start) {

@@ -37,6 +37,8 @@ import org.rocksdb.LiveFileMetaData;
 class RangeCompactionCliCompactTest {
   private static final byte[] HOT_BEGIN = Keys.utf8("/vol/hot/");
   private static final byte[] HOT_END = Keys.utf8("/vol/hot0");
+  private static final byte[] QUEUE_BEGIN = Keys.utf8("/vol/queue/");
+  private static final byte[] QUEUE_END = Keys.utf8("/vol/queue0");
 
   @TempDir
   Path dir;
@@ -78,6 +80,55 @@ class RangeCompactionCliCompactTest {
     CliFixtures.Run again = run(args(db, concatLow("--compact")));
     assertEquals(RangeCompactionCommand.OK, again.status(), again.toString());
     assertTrue(again.out().contains("compacted: 0 of 0 planned ranges"), again.out());
+  }
+
+  /**
+   * A queue-style bucket: puts and deletes flushed into one level-0 file with nothing below. RocksDB moves that file
+   * to the bottom without rewriting it; one {@code --compact} run must still leave no tombstone, and say that it
+   * took a second, bottommost-forced pass.
+   */
+  @Test
+  void aTrivialMoveIsFinishedInTheSameRun() throws IOException {
+    Path db = buildQueueDb();
+    try (OmTestStore s = OmTestStore.open(dir)) {
+      assertEquals(1200, deletions(s.filesOverlapping("keyTable", QUEUE_BEGIN, QUEUE_END)));
+      assertEquals(1, s.filesOverlapping("keyTable", QUEUE_BEGIN, QUEUE_END).size(), "one level-0 file");
+    }
+
+    CliFixtures.Run r = run(args(db, concatLow("--compact", "--json")));
+    assertEquals(RangeCompactionCommand.OK, r.status(), r.toString());
+    JsonNode compacted = new ObjectMapper().readTree(r.out()).get("compacted");
+    assertEquals(1, compacted.size(), r.out());
+    JsonNode c = compacted.get(0);
+    assertEquals("/vol/queue/", c.get("range").get("bucket").asText());
+    assertTrue(c.get("secondPass").asBoolean(), r.out());
+    assertEquals(1200, c.get("afterFirstPass").get("tombstones").asLong(), r.out());
+    assertEquals(0, c.get("after").get("tombstones").asLong(), r.out());
+    try (OmTestStore s = OmTestStore.open(dir)) {
+      assertEquals(0, deletions(s.filesOverlapping("keyTable", QUEUE_BEGIN, QUEUE_END)), "RocksDB's own count");
+      assertEquals(liveKeys(1200, 2000), keysOf(s, "queue"));
+    }
+  }
+
+  /** The text form of the same run names the second pass. */
+  @Test
+  void theTextSaysASecondPassWasNeeded() throws IOException {
+    CliFixtures.Run r = run(args(buildQueueDb(), concatLow("--compact")));
+    assertEquals(RangeCompactionCommand.OK, r.status(), r.toString());
+    assertTrue(r.out().contains("compacted: 1 of 1 planned range"), r.out());
+    assertTrue(r.out().contains("tombstones 1200 -> 1200"), r.out());
+    assertTrue(r.out().contains("second pass, bottommost=force: tombstones 1200 -> 0"), r.out());
+  }
+
+  /** om.db with one queue-style bucket: 2000 puts and the oldest 1200 deleted, flushed together into one file. */
+  private Path buildQueueDb() throws IOException {
+    try (OmTestStore s = OmTestStore.open(dir)) {
+      s.addBucket(VOL, CliFixtures.VOL_ID, "queue", 300, BucketLayout.OBJECT_STORE);
+      s.putKeys(VOL, "queue", 0, 2000);
+      s.deleteKeys(VOL, "queue", 0, 1200);
+      s.flush();
+    }
+    return dir.resolve("om.db");
   }
 
   private static String[] concatLow(String... more) {

@@ -8,6 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.om.OmAttachment;
+import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.RangeAssessment;
+import io.ozonerc.compaction.plan.RangeStats;
+import io.ozonerc.compaction.plan.Verdict;
 import io.ozonerc.compaction.testing.OmTestStore;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -32,14 +36,69 @@ class RangeCompactionMetricsTest {
       "range_compaction_ranges_skipped_pressure", "range_compaction_ranges_skipped_budget",
       "range_compaction_ranges_skipped_stale", "range_compaction_ranges_skipped_shutdown",
       "range_compaction_memtable_flushes", "range_compaction_tombstones_removed", "range_compaction_compacted_bytes",
-      "range_compaction_compaction_time_ms", "range_compaction_last_round_duration_ms");
+      "range_compaction_compaction_time_ms", "range_compaction_last_round_duration_ms",
+      "range_compaction_compaction_duration_ms_num_ops", "range_compaction_compaction_duration_ms_avg_time",
+      "range_compaction_second_pass_compactions", "range_compaction_ranges_skipped_no_progress",
+      "range_compaction_last_round_end_time_ms", "range_compaction_backoff_active",
+      "range_compaction_table_worst_tombstone_ratio", "range_compaction_table_compactions",
+      "range_compaction_table_tombstones_removed");
+
+  /** Counters Prometheus can take a {@code rate()} of. */
+  static final List<String> COUNTERS = List.of("range_compaction_compaction_time_ms",
+      "range_compaction_ranges_compacted", "range_compaction_compaction_duration_ms_num_ops",
+      "range_compaction_table_compactions", "range_compaction_table_tombstones_removed");
 
   @Test
   void prometheusNamesCarryUnitsAndPerTableLabels() throws IOException {
     RangeCompactionMetrics m = new RangeCompactionMetrics();
-    m.rangesCompacted.incr(3);
-    m.compactionTimeMs.incr(250);
     m.recordWorstRatios(Map.of("keyTable", 0.49, "fileTable", 0.0));
+    m.recordCompaction(compaction("keyTable", 1000, 200, 150, true));
+    m.recordCompaction(compaction("keyTable", 500, 0, 100, false));
+    m.recordCompaction(compaction("openKeyTable", 9000, 0, 50, false));
+    m.rangesSkippedNoProgress.incr(2);
+    m.lastRoundEndTimeMs.set(1_700_000_000_123L);
+    m.backoffActive.set(1);
+    String prom = prometheus(m);
+    for (String name : PROMETHEUS_NAMES) {
+      assertTrue(prom.contains("# TYPE " + name + " "), name + " in\n" + prom);
+    }
+    for (String name : COUNTERS) {
+      assertTrue(prom.contains("# TYPE " + name + " counter"), name + " is a counter in\n" + prom);
+    }
+    assertTrue(prom.contains("range_compaction_ranges_compacted{"), prom);
+    assertValue(prom, "range_compaction_ranges_compacted{", "", " 3");
+    assertValue(prom, "range_compaction_compaction_time_ms{", "", " 300");
+    assertValue(prom, "range_compaction_compaction_duration_ms_num_ops{", "", " 3");
+    assertValue(prom, "range_compaction_second_pass_compactions{", "", " 1");
+    assertValue(prom, "range_compaction_ranges_skipped_no_progress{", "", " 2");
+    assertValue(prom, "range_compaction_tombstones_removed{", "", " 10500");
+    assertValue(prom, "range_compaction_backoff_active{", "", " 1");
+    assertValue(prom, "range_compaction_last_round_end_time_ms{", "", " 1700000000123");
+    assertValue(prom, "range_compaction_table_worst_tombstone_ratio{", "table=\"keyTable\"", " 0.49");
+    // openKeyTable churn does not hide keyTable's work: each table has its own counts.
+    assertValue(prom, "range_compaction_table_compactions{", "table=\"keyTable\"", " 2");
+    assertValue(prom, "range_compaction_table_tombstones_removed{", "table=\"keyTable\"", " 1500");
+    assertValue(prom, "range_compaction_table_compactions{", "table=\"openKeyTable\"", " 1");
+    assertValue(prom, "range_compaction_table_tombstones_removed{", "table=\"openKeyTable\"", " 9000");
+    assertValue(prom, "range_compaction_table_compactions{", "table=\"fileTable\"", " 0");
+  }
+
+  private static void assertValue(String prom, String start, String contains, String end) {
+    assertTrue(prom.lines().anyMatch(l -> l.startsWith(start) && l.contains(contains) && l.endsWith(end)),
+        start + contains + end + " in\n" + prom);
+  }
+
+  /** A compaction of {@code table} that removed {@code removed} of {@code removed + left} tombstones. */
+  private static RoundResult.Compacted compaction(String table, long removed, long left, long ms,
+      boolean secondPass) {
+    KeyRange range = KeyRange.ofPrefix(table, "/v/b/");
+    RangeStats before = new RangeStats(2 * (removed + left), removed + left, 0, 0, 100, 4096, 1, 0, 0, false);
+    RangeStats after = new RangeStats(removed + left, left, 0, 0, 50, 2048, 1, 6, 6, false);
+    return new RoundResult.Compacted(new RangeAssessment(range, before, Verdict.PLANNED, "", false),
+        secondPass ? before : null, new RangeAssessment(range, after, Verdict.BELOW_THRESHOLD, "", false), ms);
+  }
+
+  private static String prometheus(RangeCompactionMetrics m) throws IOException {
     MetricsCollectorImpl collector = new MetricsCollectorImpl();
     m.getMetrics(collector, true);
     PrometheusMetricsSink sink = new PrometheusMetricsSink("om1");
@@ -49,15 +108,7 @@ class RangeCompactionMetricsTest {
     sink.flush();
     StringWriter out = new StringWriter();
     sink.writeMetrics(out);
-    String prom = out.toString();
-    for (String name : PROMETHEUS_NAMES) {
-      assertTrue(prom.contains("# TYPE " + name + " "), name + " in\n" + prom);
-    }
-    assertTrue(prom.contains("range_compaction_ranges_compacted{"), prom);
-    assertTrue(prom.lines().anyMatch(l -> l.startsWith("range_compaction_ranges_compacted{") && l.endsWith(" 3")),
-        prom);
-    assertTrue(prom.lines().anyMatch(l -> l.startsWith("range_compaction_table_worst_tombstone_ratio{")
-        && l.contains("table=\"keyTable\"") && l.endsWith(" 0.49")), prom);
+    return out.toString();
   }
 
   @Test
