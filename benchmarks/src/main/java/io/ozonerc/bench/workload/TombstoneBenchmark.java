@@ -518,6 +518,8 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     // The range service logs each round at INFO; its metrics are summarised in the report instead.
     org.apache.log4j.Logger.getLogger("io.ozonerc.compaction.service.RangeCompactionService")
         .setLevel(org.apache.log4j.Level.WARN);
+    org.apache.log4j.Logger.getLogger("io.ozonerc.compaction.service.RangeCompactor")
+        .setLevel(org.apache.log4j.Level.WARN);
     org.apache.log4j.Logger.getLogger("org.apache.hadoop.hdds.utils.BackgroundService")
         .setLevel(org.apache.log4j.Level.WARN);
   }

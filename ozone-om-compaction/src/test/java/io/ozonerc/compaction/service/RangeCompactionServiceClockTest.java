@@ -41,6 +41,16 @@ class RangeCompactionServiceClockTest {
   final AtomicLong now = new AtomicLong(1_000 * MINUTE); // an arbitrary monotonic origin
   final AtomicLong wall = new AtomicLong(1_700_000_000_000L);
 
+  /** Interval 10m, back-off cap 1h, budget 5m, then {@code keyValues}. */
+  static RangeCompactionConfig config(String... keyValues) {
+    OzoneConfiguration conf = RangeCompactionServiceTest.conf("ozone.om.range.compaction.interval", "10m",
+        "ozone.om.range.compaction.backoff.max", "1h", "ozone.om.range.compaction.timeout", "5m");
+    for (int i = 0; i < keyValues.length; i += 2) {
+      conf.set(keyValues[i], keyValues[i + 1]);
+    }
+    return RangeCompactionConfig.from(conf);
+  }
+
   @BeforeEach
   void seed() throws IOException {
     store = OmTestStore.open(dir);
@@ -57,22 +67,11 @@ class RangeCompactionServiceClockTest {
 
   @AfterEach
   void close() throws IOException {
-    if (service != null) {
-      service.shutdown();
+    try (OmTestStore closing = store) { // closed even if the shutdown throws
+      if (service != null) {
+        service.shutdown();
+      }
     }
-    store.close();
-  }
-
-  static RangeCompactionConfig config(String... keyValues) {
-    OzoneConfiguration conf = new OzoneConfiguration();
-    conf.set(RangeCompactionConfig.ENABLED_KEY, "true");
-    conf.set("ozone.om.range.compaction.interval", "10m");
-    conf.set("ozone.om.range.compaction.backoff.max", "1h");
-    conf.set("ozone.om.range.compaction.timeout", "5m");
-    for (int i = 0; i < keyValues.length; i += 2) {
-      conf.set(keyValues[i], keyValues[i + 1]);
-    }
-    return RangeCompactionConfig.from(conf);
   }
 
   RangeCompactionService service(CompactionStore s, RangeCompactionConfig config) {

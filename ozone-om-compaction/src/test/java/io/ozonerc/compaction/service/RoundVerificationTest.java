@@ -15,7 +15,6 @@ import io.ozonerc.compaction.testing.OmTestStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 import org.apache.hadoop.ozone.om.helpers.BucketLayout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,14 +50,8 @@ class RoundVerificationTest {
   }
 
   RangeCompactionService service(String... keyValues) {
-    OzoneConfiguration conf = new OzoneConfiguration();
-    conf.set(RangeCompactionConfig.ENABLED_KEY, "true");
-    conf.set("ozone.om.range.compaction.interval", "1h");
-    for (int i = 0; i < keyValues.length; i += 2) {
-      conf.set(keyValues[i], keyValues[i + 1]);
-    }
-    service = new RangeCompactionService(new OmCompactionStore(store.metadata()), RangeCompactionConfig.from(conf),
-        () -> false, System::nanoTime);
+    service = new RangeCompactionService(new OmCompactionStore(store.metadata()),
+        RangeCompactionConfig.from(RangeCompactionServiceTest.conf(keyValues)), () -> false, System::nanoTime);
     return service;
   }
 
