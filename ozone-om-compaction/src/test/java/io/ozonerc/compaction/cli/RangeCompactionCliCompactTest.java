@@ -62,7 +62,8 @@ class RangeCompactionCliCompactTest {
     assertEquals("read-write (compacting)", root.get("access").asText());
     JsonNode compacted = root.get("compacted");
     assertEquals(1, compacted.size(), r.out());
-    assertEquals("/vol/hot/", compacted.get(0).get("range").get("bucket").asText());
+    assertEquals("/vol/hot/", compacted.get(0).get("range").get("label").asText());
+    assertEquals("hot", compacted.get(0).get("range").get("bucket").asText());
     assertTrue(compacted.get(0).get("compacted").asBoolean(), r.out());
     assertEquals(0, compacted.get(0).get("after").get("tombstones").asLong(), r.out());
 
@@ -100,7 +101,7 @@ class RangeCompactionCliCompactTest {
     JsonNode compacted = new ObjectMapper().readTree(r.out()).get("compacted");
     assertEquals(1, compacted.size(), r.out());
     JsonNode c = compacted.get(0);
-    assertEquals("/vol/queue/", c.get("range").get("bucket").asText());
+    assertEquals("/vol/queue/", c.get("range").get("label").asText());
     assertTrue(c.get("secondPass").asBoolean(), r.out());
     assertEquals(1200, c.get("afterFirstPass").get("tombstones").asLong(), r.out());
     assertEquals(0, c.get("after").get("tombstones").asLong(), r.out());

@@ -170,23 +170,26 @@ class RangeCompactionServiceClockTest {
     assertEquals(expected, RangeCompactionService.backoffDelayNanos(interval, max, stops));
   }
 
-  /** A back-off cap beyond what nanoseconds can hold saturates instead of overflowing into "no back-off". */
+  /** The largest interval and cap the configuration accepts, doubled 70 times: the back-off saturates at the cap. */
   @Test
-  void aHugeBackOffCapDoesNotOverflow() throws Exception {
+  void manyStopsAtTheLargestCapStayAtTheCap() throws Exception {
     CompactionStore pressured = new ForwardingStore(new OmCompactionStore(store.metadata())) {
       @Override
       public WritePressure writePressure() {
         return new WritePressure(0, 0, 0, true);
       }
     };
-    service(pressured, config("ozone.om.range.compaction.interval", "100000000d",
-        "ozone.om.range.compaction.backoff.max", "200000000d"));
+    service(pressured, config("ozone.om.range.compaction.interval", "365d",
+        "ozone.om.range.compaction.backoff.max", "365d"));
     long t = now.get();
     for (int i = 0; i < 70; i++) { // runRoundNow ignores back-off: 70 consecutive pressure stops
       assertEquals(Outcome.PRESSURE, service.runRoundNow().outcome());
     }
-    now.set(t + 100 * 365 * 24 * 60 * MINUTE); // a century later: still backing off
-    assertEquals(Outcome.BACKING_OFF, scheduledRound());
+    long year = TimeUnit.DAYS.toNanos(365);
+    now.set(t + year - 1);
+    assertEquals(Outcome.BACKING_OFF, scheduledRound(), "1 ns before the cap");
+    now.set(t + year);
+    assertEquals(Outcome.PRESSURE, scheduledRound(), "at the cap");
   }
 
   @Test
