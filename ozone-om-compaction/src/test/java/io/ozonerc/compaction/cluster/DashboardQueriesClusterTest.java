@@ -73,10 +73,7 @@ class DashboardQueriesClusterTest {
    * names one of them may come back empty while the OM's /prom lacks the name; once the OM exports it, its queries
    * are checked like every other.
    */
-  private static final Set<String> NOT_YET_EXPORTED = Set.of("range_compaction_last_round_end_time_ms",
-      "range_compaction_backoff_active", "range_compaction_table_compactions",
-      "range_compaction_table_tombstones_removed", "range_compaction_second_pass_compactions",
-      "range_compaction_ranges_skipped_no_progress");
+  private static final Set<String> NOT_YET_EXPORTED = Set.of();
 
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final ObjectMapper json = new ObjectMapper();
