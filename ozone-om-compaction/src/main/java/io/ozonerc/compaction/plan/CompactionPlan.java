@@ -10,9 +10,16 @@ import java.util.Map;
  * @param planned          ranges to compact, best first, already within the round's budget
  * @param notPlanned       every other range holding data, with the reason (below threshold, busy, budget, ...)
  * @param worstRatioByTable highest tombstone ratio of any assessed range, per table (0 for a table with no data)
+ * @param complete         false when planning was stopped early (round deadline, shutdown): the plan ranks only
+ *                         the ranges assessed before the stop
  */
 public record CompactionPlan(List<RangeAssessment> planned, List<RangeAssessment> notPlanned,
-    Map<String, Double> worstRatioByTable) {
+    Map<String, Double> worstRatioByTable, boolean complete) {
+
+  public CompactionPlan(List<RangeAssessment> planned, List<RangeAssessment> notPlanned,
+      Map<String, Double> worstRatioByTable) {
+    this(planned, notPlanned, worstRatioByTable, true);
+  }
 
   public long plannedBytes() {
     return planned.stream().mapToLong(a -> a.stats().fileBytes()).sum();
@@ -27,6 +34,9 @@ public record CompactionPlan(List<RangeAssessment> planned, List<RangeAssessment
     }
     for (RangeAssessment a : notPlanned) {
       lines.add("-  " + a.describe());
+    }
+    if (!complete) {
+      lines.add("(planning stopped early: later ranges were not assessed)");
     }
     return lines;
   }

@@ -2,6 +2,7 @@ package io.ozonerc.compaction.plan;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -59,20 +60,44 @@ public final class RangePlanner {
    */
   public static CompactionPlan plan(List<SstFile> files, Map<String, List<KeyRange>> bucketsByTable,
       List<KeyRange> noProgress, PlannerSettings settings) {
+    return plan(files, bucketsByTable, noProgress, settings, PlanWork.unbounded());
+  }
+
+  /**
+   * Plans one round, asking {@code work} between ranges whether to stop. A stopped plan ranks and budgets what it
+   * assessed so far (tables in name order, ranges in key order) and says so ({@link CompactionPlan#complete()}).
+   *
+   * <p>Cost: each table's files and buckets are sorted once ({@link TableFacts}); each range then costs a few
+   * binary searches per level plus the level-0 files it meets, so a plan is O((B + F) log(B + F)) for B buckets and
+   * F files, never a pass over all files per range or over all buckets per file.
+   */
+  public static CompactionPlan plan(List<SstFile> files, Map<String, List<KeyRange>> bucketsByTable,
+      List<KeyRange> noProgress, PlannerSettings settings, PlanWork work) {
     List<RangeAssessment> candidates = new ArrayList<>();
     List<RangeAssessment> rejected = new ArrayList<>();
     Map<String, Double> worst = new TreeMap<>();
+    Map<String, List<SstFile>> filesByTable = new HashMap<>();
+    for (SstFile f : files) {
+      if (bucketsByTable.containsKey(f.table())) {
+        filesByTable.computeIfAbsent(f.table(), t -> new ArrayList<>()).add(f);
+      }
+    }
+    tables:
     for (Map.Entry<String, List<KeyRange>> e : new TreeMap<>(bucketsByTable).entrySet()) {
       String table = e.getKey();
-      List<SstFile> tableFiles = files.stream().filter(f -> f.table().equals(table)).toList();
+      TableFacts t = TableFacts.of(filesByTable.getOrDefault(table, List.of()), e.getValue(), work);
       double worstRatio = 0;
       List<RangeAssessment> pieces = new ArrayList<>();
-      List<KeyRange> buckets = sortedBuckets(e.getValue());
-      for (KeyRange range : partition(table, buckets, tableFiles)) {
-        for (KeyRange piece : split(range, tableFiles, settings.maxCompactionEntries())) {
-          RangeAssessment a = assess(piece, tableFiles, buckets, settings);
+      boolean stopped = false;
+      for (KeyRange range : partition(table, t)) {
+        if (work.shouldStop()) {
+          stopped = true;
+          break;
+        }
+        for (KeyRange piece : split(range, t, settings.maxCompactionEntries())) {
+          RangeAssessment a = assess(piece, t, settings);
           if (a.verdict() == Verdict.BELOW_THRESHOLD) {
-            a = denseSubRange(piece, tableFiles, buckets, settings).orElse(a);
+            a = denseSubRange(piece, t, settings).orElse(a);
           }
           if (piece.label().startsWith(NO_BUCKET) && Math.round(a.stats().entries()) == 0) {
             continue; // a gap that straddling files cross but that holds nothing by estimate
@@ -83,8 +108,11 @@ public final class RangePlanner {
         }
       }
       worst.put(table, worstRatio);
-      for (RangeAssessment a : merge(pieces, tableFiles, buckets, settings)) {
+      for (RangeAssessment a : merge(pieces, t, settings)) {
         (a.verdict() == Verdict.PLANNED ? candidates : rejected).add(a);
+      }
+      if (stopped) {
+        break tables;
       }
     }
     candidates.sort(Comparator.comparingDouble(RangeAssessment::score).reversed()
@@ -106,28 +134,36 @@ public final class RangePlanner {
       }
     }
     notPlanned.addAll(rejected);
-    return new CompactionPlan(List.copyOf(planned), List.copyOf(notPlanned), Map.copyOf(worst));
+    return new CompactionPlan(List.copyOf(planned), List.copyOf(notPlanned), Map.copyOf(worst), !work.stopped());
   }
 
   /**
    * Assesses one range against fresh facts: the qualification test of step 3 and the bottommost decision.
-   * Used by {@link #plan} and by the service's re-check right before a compaction.
+   * Used by the service's re-check right before a compaction; indexes {@code tableFiles} first.
    */
   public static RangeAssessment assess(KeyRange range, List<SstFile> tableFiles, List<KeyRange> buckets,
       PlannerSettings s) {
-    RangeStats st = RangeStats.of(tableFiles, buckets, range.begin(), range.end());
+    return assess(range, TableFacts.of(tableFiles, buckets), s);
+  }
+
+  /** Assesses one range of an indexed table (see {@link #assess(KeyRange, List, List, PlannerSettings)}). */
+  public static RangeAssessment assess(KeyRange range, TableFacts t, PlannerSettings s) {
+    RangeStats st = RangeStats.of(t, range.begin(), range.end(), true);
     boolean force = switch (s.bottommost()) {
       case FORCE -> true;
       case SKIP -> false;
       // Tombstones in the deepest level are dropped only by a bottommost rewrite; elsewhere the merge drops them.
       case AUTO -> st.deepestLevel() > 0 && st.tombstones() > 0 && st.bottomTombstones() * 2 >= st.tombstones();
     };
+    if (!force) {
+      st = st.withCost(CompactionCost.estimate(t, range.begin(), range.end(), false));
+    }
     long tombstones = Math.round(st.tombstones());
     String numbers = String.format(Locale.ROOT, "tombstones %d %s %d, ratio %.2f %s %.2f", tombstones,
         tombstones >= s.minTombstones() ? ">=" : "<", s.minTombstones(), st.tombstoneRatio(),
         st.tombstoneRatio() >= s.tombstoneRatio() ? ">=" : "<", s.tombstoneRatio());
     Verdict v;
-    if (st.files() == 0 || tombstones < s.minTombstones() || st.tombstoneRatio() < s.tombstoneRatio()) {
+    if (st.deepestLevel() < 0 || tombstones < s.minTombstones() || st.tombstoneRatio() < s.tombstoneRatio()) {
       v = Verdict.BELOW_THRESHOLD;
     } else if (st.busy()) {
       v = Verdict.BUSY;
@@ -156,20 +192,13 @@ public final class RangePlanner {
    * span of the files in the range whose own deletions/entries reach {@code tombstoneRatio}, and assess that
    * sub-range alone. Returned only when it qualifies and is smaller than the range.
    */
-  static java.util.Optional<RangeAssessment> denseSubRange(KeyRange range, List<SstFile> tableFiles,
-      List<KeyRange> buckets, PlannerSettings s) {
-    byte[] lo = null;
-    byte[] hi = null;
-    for (SstFile f : tableFiles) {
-      if (f.overlaps(range.begin(), range.end()) && f.entries() > 0
-          && (double) f.deletions() / f.entries() >= s.tombstoneRatio()) {
-        lo = lo == null || Keys.compare(f.smallestKey(), lo) < 0 ? f.smallestKey() : lo;
-        hi = hi == null || Keys.compare(f.largestKey(), hi) > 0 ? f.largestKey() : hi;
-      }
-    }
-    if (lo == null) {
+  static java.util.Optional<RangeAssessment> denseSubRange(KeyRange range, TableFacts t, PlannerSettings s) {
+    byte[][] span = t.denseSpan(range.begin(), range.end(), s.tombstoneRatio());
+    if (span == null) {
       return java.util.Optional.empty();
     }
+    byte[] lo = span[0];
+    byte[] hi = span[1];
     byte[] begin = Keys.compare(lo, range.begin()) > 0 ? lo : range.begin();
     byte[] end = Keys.keySuccessor(hi);
     if (range.end() != null && Keys.compare(end, range.end()) > 0) {
@@ -178,18 +207,17 @@ public final class RangePlanner {
     if (Keys.compare(begin, range.begin()) == 0 && Keys.compareEnds(end, range.end()) == 0) {
       return java.util.Optional.empty(); // the dense files span the whole range: nothing new to assess
     }
-    RangeAssessment sub = assess(new KeyRange(range.table(), range.label() + " dense part", begin, end),
-        tableFiles, buckets, s);
+    RangeAssessment sub = assess(new KeyRange(range.table(), range.label() + " dense part", begin, end), t, s);
     return sub.verdict() == Verdict.PLANNED
         ? java.util.Optional.of(sub.with(Verdict.PLANNED, sub.why() + "; the range as a whole is below threshold"))
         : java.util.Optional.empty();
   }
 
   /** Step 1: bucket ranges (sorted) and the gaps between them, keeping only ranges that hold data. */
-  static List<KeyRange> partition(String table, List<KeyRange> sorted, List<SstFile> tableFiles) {
+  static List<KeyRange> partition(String table, TableFacts t) {
     List<KeyRange> all = new ArrayList<>();
     byte[] cursor = new byte[0];
-    for (KeyRange b : sorted) {
+    for (KeyRange b : t.buckets()) {
       if (cursor == null) {
         break; // a bucket ran to +inf; anything after it is inside it
       }
@@ -205,25 +233,28 @@ public final class RangePlanner {
     if (cursor != null) {
       all.add(new KeyRange(table, NO_BUCKET, cursor, null));
     }
-    return all.stream().filter(r -> tableFiles.stream().anyMatch(f -> f.overlaps(r.begin(), r.end()))).toList();
+    return all.stream().filter(r -> t.anyOverlapping(r.begin(), r.end())).toList();
   }
 
   /** Step 2: cut a range at file boundaries into pieces whose overlapping files hold at most {@code cap} entries. */
-  static List<KeyRange> split(KeyRange range, List<SstFile> tableFiles, long cap) {
-    List<SstFile> inRange = tableFiles.stream().filter(f -> f.overlaps(range.begin(), range.end())).toList();
-    if (wholeEntries(inRange, range.begin(), range.end()) <= cap) {
+  static List<KeyRange> split(KeyRange range, TableFacts t, long cap) {
+    if (t.wholeEntries(range.begin(), range.end()) <= cap) {
       return List.of(range);
     }
     TreeSet<byte[]> cuts = new TreeSet<>(Keys::compare);
-    for (SstFile f : inRange) {
-      addCut(cuts, range, f.smallestKey());
-      addCut(cuts, range, Keys.keySuccessor(f.largestKey()));
+    List<SstFile> big = new ArrayList<>();
+    for (int level = 0; level <= t.maxLevel(); level++) {
+      t.forEachOverlapping(level, range.begin(), range.end(), f -> {
+        addCut(cuts, range, f.smallestKey());
+        addCut(cuts, range, Keys.keySuccessor(f.largestKey()));
+        if (f.entries() > cap) {
+          big.add(f);
+        }
+      });
     }
     // Never cut inside a file that alone exceeds the cap: it is compacted whole, as one range of its own.
-    for (SstFile f : inRange) {
-      if (f.entries() > cap) {
-        cuts.removeIf(c -> Keys.compare(c, f.smallestKey()) > 0 && Keys.compare(c, f.largestKey()) <= 0);
-      }
+    for (SstFile f : big) {
+      cuts.subSet(f.smallestKey(), false, f.largestKey(), true).clear();
     }
     List<byte[]> bounds = new ArrayList<>();
     bounds.add(range.begin());
@@ -234,11 +265,18 @@ public final class RangePlanner {
     while (start < bounds.size() - 1) {
       int stop = start + 1; // the chunk is [bounds[start], bounds[stop]); one piece at least, even above the cap
       // Grow while the files stay under the cap; a chunk that holds no file yet always grows.
-      while (stop + 1 < bounds.size() && (wholeEntries(inRange, bounds.get(start), bounds.get(stop)) == 0
-          || wholeEntries(inRange, bounds.get(start), bounds.get(stop + 1)) <= cap)) {
+      while (stop + 1 < bounds.size() && (t.wholeEntries(bounds.get(start), bounds.get(stop)) == 0
+          || t.wholeEntries(bounds.get(start), bounds.get(stop + 1)) <= cap)) {
         stop++;
       }
-      if (wholeEntries(inRange, bounds.get(start), bounds.get(stop)) > 0) {
+      // End the chunk at the first bound past its last file, not at the next file's smallest key: RocksDB's
+      // compactRange takes its end as inclusive and would pull in the file that starts exactly there.
+      long whole = t.wholeEntries(bounds.get(start), bounds.get(stop));
+      while (stop - 1 > start && stop + 1 < bounds.size()
+          && t.wholeEntries(bounds.get(start), bounds.get(stop - 1)) == whole) {
+        stop--;
+      }
+      if (whole > 0) {
         chunks.add(new byte[][] {bounds.get(start), bounds.get(stop)});
       } else if (!chunks.isEmpty()) {
         chunks.get(chunks.size() - 1)[1] = bounds.get(stop); // an empty tail joins the chunk before it
@@ -259,19 +297,8 @@ public final class RangePlanner {
     }
   }
 
-  private static long wholeEntries(List<SstFile> files, byte[] begin, byte[] end) {
-    long sum = 0;
-    for (SstFile f : files) {
-      if (f.overlaps(begin, end)) {
-        sum += f.entries();
-      }
-    }
-    return sum;
-  }
-
   /** Step 4: merge runs of neighbouring qualifying pieces while their files stay under the cap. */
-  static List<RangeAssessment> merge(List<RangeAssessment> pieces, List<SstFile> tableFiles,
-      List<KeyRange> buckets, PlannerSettings s) {
+  static List<RangeAssessment> merge(List<RangeAssessment> pieces, TableFacts t, PlannerSettings s) {
     List<RangeAssessment> out = new ArrayList<>();
     RangeAssessment run = null;
     int merged = 1;
@@ -279,7 +306,7 @@ public final class RangePlanner {
       if (run != null && run.verdict() == Verdict.PLANNED && a.verdict() == Verdict.PLANNED) {
         KeyRange joined = new KeyRange(run.range().table(), run.range().label() + " + " + a.range().label(),
             run.range().begin(), a.range().end());
-        RangeAssessment candidate = assess(joined, tableFiles, buckets, s);
+        RangeAssessment candidate = assess(joined, t, s);
         if (candidate.verdict() == Verdict.PLANNED && candidate.stats().fileEntries() <= s.maxCompactionEntries()) {
           run = candidate;
           merged++;

@@ -5,22 +5,36 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * What the SST facts say about one key range: estimated counts inside it and the exact cost of compacting it.
+ * What the SST facts say about one key range: estimated counts inside it and the cost of compacting it.
  *
- * <p>Estimates ({@code entries}, {@code tombstones}, {@code hiddenPuts}) share straddling files by where the data below them lies (see
- * {@link #share}); costs ({@code fileEntries}, {@code fileBytes}) count every overlapping file whole,
- * because a compaction reads and rewrites whole files.
+ * <p>Estimates ({@code entries}, {@code tombstones}, {@code hiddenPuts}) share straddling files by where the data
+ * below them lies (see {@link TableFacts#share}). Costs ({@code files}, {@code fileEntries}, {@code fileBytes})
+ * count whole files, and not only the files overlapping the range: the files RocksDB will pick for
+ * {@code compactRange} of it, level-0 files straddling other buckets and the files below them included (see
+ * {@link CompactionCost}).
+ *
+ * <h2>Sharing a straddling file</h2>
+ * A file wholly inside counts whole. A file that straddles a boundary (a flush holds every bucket written since
+ * the last one) is shared, first choice, by where the deeper levels keep their data inside the file's span: the
+ * entries of deeper files, each shared by key interpolation. Deleted keys were written before, so they sit over
+ * their older values; a tombstone-only L0 file spanning the tail of bucket a and all of bucket b then lands on b,
+ * where the data is. With nothing below (all of it in L0, or a bottom file holding several small buckets) the file
+ * is shared equally among the buckets it touches, and within a bucket by key interpolation over the part of the
+ * file inside that bucket, where keys share the bucket prefix and interpolation is sound. Plain interpolation over
+ * the whole file would not do: the byte naming the bucket dominates it, and a file spanning {@code /v/a/...} to
+ * {@code /v/b/...} would give nearly all its entries to the empty gap between the buckets. Gaps get nothing from a
+ * file that touches a bucket; a file touching none falls back to interpolation.
  *
  * @param entries           estimated internal entries in the range, puts and tombstones
  * @param tombstones        estimated tombstones in the range
  * @param hiddenPuts        estimated older puts those tombstones hide (see {@link #of})
  * @param bottomTombstones  estimated tombstones in the deepest level holding the range (0 when that is level 0)
- * @param fileEntries       entries of all overlapping files, counted whole: what one compaction of it processes
- * @param fileBytes         bytes of all overlapping files, counted whole: what one compaction of it reads
- * @param files             number of overlapping files
+ * @param fileEntries       entries of the files a compaction of the range rewrites (see {@link CompactionCost})
+ * @param fileBytes         bytes of those files: what one compaction of the range reads and rewrites
+ * @param files             number of those files
  * @param shallowestLevel   smallest level of an overlapping file (-1 when none)
  * @param deepestLevel      largest level of an overlapping file (-1 when none)
- * @param busy              an overlapping file is being compacted by RocksDB now
+ * @param busy              an overlapping or picked file is being compacted by RocksDB now
  */
 public record RangeStats(double entries, double tombstones, double hiddenPuts, double bottomTombstones,
     long fileEntries, long fileBytes, int files, int shallowestLevel, int deepestLevel, boolean busy) {
@@ -52,121 +66,119 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
   }
 
   /**
-   * Adds up the files of {@code files} that overlap [begin, end). {@code buckets} are the table's bucket ranges,
-   * sorted by begin; they guide how a file that straddles buckets is shared (see {@link #share}).
+   * The stats of [begin, end) over {@code files} (one table's) and that table's {@code buckets}, with the cost of a
+   * compaction that also rewrites the bottommost level (see {@link CompactionCost}). Indexes the files first; a
+   * caller assessing many ranges builds one {@link TableFacts} and calls {@link #of(TableFacts, byte[], byte[],
+   * boolean)}.
+   */
+  public static RangeStats of(List<SstFile> files, List<KeyRange> buckets, byte[] begin, byte[] end) {
+    return of(TableFacts.of(files, buckets), begin, end, true);
+  }
+
+  /**
+   * Adds up the files of {@code t} that overlap [begin, end). Buckets guide how a file that straddles buckets is
+   * shared (see {@link TableFacts#share}); the cost is what {@code compactRange(begin, end)} will rewrite.
    *
    * <p>Hidden puts: level-0 files are separate sorted runs ordered newest first by sequence number, every deeper
    * level is one run. Walking the runs from the oldest (deepest) up, each run's tombstones hide at most as many
    * puts as are still visible beneath them; visible puts then grow by the run's own puts. This assumes a
    * tombstone's key was written earlier (true for the OM, which only deletes keys it has), and never counts a put
    * hidden twice.
+   *
+   * <p>Cost: per level two binary searches; files wholly inside come from prefix sums, only the first and last
+   * file of a level's run are shared; level-0 files one by one. O(levels x log files + level-0 files).
    */
-  public static RangeStats of(List<SstFile> files, List<KeyRange> buckets, byte[] begin, byte[] end) {
-    List<SstFile> overlapping = new ArrayList<>();
-    for (SstFile f : files) {
-      if (f.overlaps(begin, end)) {
-        overlapping.add(f);
-      }
-    }
-    if (overlapping.isEmpty()) {
-      return new RangeStats(0, 0, 0, 0, 0, 0, 0, -1, -1, false);
-    }
-    // Oldest run first: deepest level first; within level 0, lowest sequence number first.
-    overlapping.sort(Comparator.comparingInt(SstFile::level).reversed()
-        .thenComparingLong(SstFile::largestSeqno));
-    int deepest = overlapping.get(0).level();
-    int shallowest = overlapping.get(overlapping.size() - 1).level();
+  public static RangeStats of(TableFacts t, byte[] begin, byte[] end, boolean forceBottommost) {
+    int deepest = -1;
+    int shallowest = -1;
     double entries = 0;
     double tombstones = 0;
     double hidden = 0;
     double bottom = 0;
     double visiblePuts = 0;
-    long fileEntries = 0;
-    long fileBytes = 0;
     boolean busy = false;
-    int i = 0;
-    while (i < overlapping.size()) {
-      // One run: a single level-0 file, or every file of one deeper level.
-      int level = overlapping.get(i).level();
-      double runEntries = 0;
-      double runTombstones = 0;
-      do {
-        SstFile f = overlapping.get(i);
-        double share = share(f, files, buckets, begin, end);
-        runEntries += f.entries() * share;
-        runTombstones += f.deletions() * share;
-        fileEntries += f.entries();
-        fileBytes += f.sizeBytes();
-        busy |= f.beingCompacted();
-        i++;
-      } while (level > 0 && i < overlapping.size() && overlapping.get(i).level() == level);
-      double runHides = Math.min(runTombstones, visiblePuts);
+    List<SstFile> level0 = new ArrayList<>();
+    for (int level = t.maxLevel(); level >= 0; level--) {
+      LevelFiles lf = t.level(level);
+      if (lf == null) {
+        continue;
+      }
+      if (level == 0) {
+        t.forEachOverlapping(0, begin, end, level0::add);
+        break;
+      }
+      double[] run = new double[2]; // entries, tombstones of this level's part of the range
+      boolean[] any = new boolean[1];
+      if (lf.disjoint) {
+        int from = lf.from(begin);
+        int to = lf.to(end, false);
+        if (to > from) {
+          any[0] = true;
+          busy |= lf.busy(from, to);
+          if (to - from >= 3) { // files strictly between the first and the last lie wholly inside
+            run[0] += lf.entries(from + 1, to - 1);
+            run[1] += lf.deletions(from + 1, to - 1);
+          }
+          addShared(t, lf.files[from], begin, end, run);
+          if (to - 1 > from) {
+            addShared(t, lf.files[to - 1], begin, end, run);
+          }
+        }
+      } else {
+        for (int i = 0; i < lf.files.length; i++) {
+          if (lf.overlaps(i, begin, end, false)) {
+            any[0] = true;
+            busy |= lf.files[i].beingCompacted();
+            addShared(t, lf.files[i], begin, end, run);
+          }
+        }
+      }
+      if (!any[0]) {
+        continue;
+      }
+      deepest = deepest < 0 ? level : deepest;
+      shallowest = level;
+      double runHides = Math.min(run[1], visiblePuts);
       hidden += runHides;
-      visiblePuts += (runEntries - runTombstones) - runHides;
-      entries += runEntries;
-      tombstones += runTombstones;
-      if (level == deepest && deepest > 0) {
-        bottom += runTombstones;
+      visiblePuts += (run[0] - run[1]) - runHides;
+      entries += run[0];
+      tombstones += run[1];
+      if (level == deepest) {
+        bottom += run[1];
       }
     }
-    return new RangeStats(entries, tombstones, hidden, bottom, fileEntries, fileBytes, overlapping.size(),
-        shallowest, deepest, busy);
+    // Level 0: each file is a run of its own, oldest (lowest sequence number) first.
+    level0.sort(Comparator.comparingLong(SstFile::largestSeqno));
+    for (SstFile f : level0) {
+      double[] run = new double[2];
+      addShared(t, f, begin, end, run);
+      busy |= f.beingCompacted();
+      deepest = deepest < 0 ? 0 : deepest;
+      shallowest = 0;
+      double runHides = Math.min(run[1], visiblePuts);
+      hidden += runHides;
+      visiblePuts += (run[0] - run[1]) - runHides;
+      entries += run[0];
+      tombstones += run[1];
+    }
+    if (deepest < 0) {
+      return new RangeStats(0, 0, 0, 0, 0, 0, 0, -1, -1, false);
+    }
+    CompactionCost cost = CompactionCost.estimate(t, begin, end, forceBottommost);
+    return new RangeStats(entries, tombstones, hidden, bottom, cost.entries(), cost.bytes(), cost.files(),
+        shallowest, deepest, busy || cost.busy());
   }
 
-  /**
-   * Estimated share of file {@code f}'s entries that lie in [begin, end).
-   *
-   * <p>A file wholly inside counts whole. A file that straddles a boundary (a flush holds every bucket written
-   * since the last one) is shared, first choice, by where the deeper levels keep their data inside the file's span:
-   * the entries of deeper files, each shared by key interpolation. Deleted keys were written before, so they sit
-   * over their older values; a tombstone-only L0 file spanning the tail of bucket a and all of bucket b then lands
-   * on b, where the data is.
-   *
-   * <p>With nothing below (all of it in L0, or a bottom file holding several small buckets) the file is shared
-   * equally among the buckets it touches, and within a bucket by key interpolation over the part of the file
-   * inside that bucket, where keys share the bucket prefix and interpolation is sound. Plain interpolation over the
-   * whole file would not do: the byte naming the bucket dominates it, and a file spanning {@code /v/a/...} to
-   * {@code /v/b/...} would give nearly all its entries to the empty gap between the buckets. Gaps get nothing
-   * from a file that touches a bucket; a file touching none falls back to interpolation.
-   */
-  static double share(SstFile f, List<SstFile> files, List<KeyRange> buckets, byte[] begin, byte[] end) {
-    if (!f.overlaps(begin, end)) {
-      return 0.0;
-    }
-    boolean startsInside = Keys.compare(f.smallestKey(), begin) >= 0;
-    boolean endsInside = end == null || Keys.compare(f.largestKey(), end) < 0;
-    if (startsInside && endsInside) {
-      return 1.0;
-    }
-    byte[] spanEnd = Keys.keySuccessor(f.largestKey());
-    byte[] lo = startsInside ? f.smallestKey() : begin;
-    byte[] hi = endsInside ? spanEnd : end;
-    double whole = densityBelow(f, files, f.smallestKey(), spanEnd);
-    if (whole > 0) {
-      return Math.min(1.0, densityBelow(f, files, lo, hi) / whole);
-    }
-    List<KeyRange> touched = buckets.stream().filter(b -> f.overlaps(b.begin(), b.end())).toList();
-    if (touched.isEmpty()) {
-      return Keys.overlapFraction(f.smallestKey(), f.largestKey(), begin, end);
-    }
-    double sum = 0;
-    for (KeyRange b : touched) {
-      // The part of f inside bucket b, and how much of that part [begin, end) covers.
-      byte[] partLo = Keys.compare(f.smallestKey(), b.begin()) > 0 ? f.smallestKey() : b.begin();
-      byte[] partHi = b.end() == null || Keys.compare(f.largestKey(), b.end()) < 0 ? f.largestKey() : b.end();
-      sum += Keys.overlapFraction(partLo, partHi, begin, end);
-    }
-    return sum / touched.size();
+  /** The same estimates with the cost of a compaction that leaves (or rewrites) the bottommost level. */
+  RangeStats withCost(CompactionCost cost) {
+    return new RangeStats(entries, tombstones, hiddenPuts, bottomTombstones, cost.entries(), cost.bytes(),
+        cost.files(), shallowestLevel, deepestLevel, busy || cost.busy());
   }
 
-  /** Entries of files deeper than {@code f} that fall in [begin, end), each shared by key interpolation. */
-  private static double densityBelow(SstFile f, List<SstFile> files, byte[] begin, byte[] end) {
-    double sum = 0;
-    for (SstFile g : files) {
-      if (g.level() > f.level() && g.overlaps(begin, end)) {
-        sum += g.entries() * Keys.overlapFraction(g.smallestKey(), g.largestKey(), begin, end);
-      }
-    }
-    return sum;
+  private static void addShared(TableFacts t, SstFile f, byte[] begin, byte[] end, double[] run) {
+    t.work().step();
+    double share = t.share(f, begin, end);
+    run[0] += f.entries() * share;
+    run[1] += f.deletions() * share;
   }
 }

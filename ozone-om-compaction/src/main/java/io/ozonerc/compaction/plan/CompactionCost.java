@@ -1,0 +1,195 @@
+package io.ozonerc.compaction.plan;
+
+/**
+ * The SST files a manual {@code compactRange(begin, end)} of a leveled column family will rewrite, estimated from
+ * the file facts the way RocksDB 7.7.3 picks them.
+ *
+ * <h2>What RocksDB does</h2>
+ * {@code DBImpl::CompactRange} finds the shallowest and deepest level holding keys in [begin, end] (the end key is
+ * inclusive) and runs one manual compaction per level from the shallowest down, each with the same [begin, end]
+ * ({@code RunManualCompaction}; {@code CompactionPicker::CompactRange}):
+ * <ul>
+ *   <li>level 0: every level-0 file overlapping [begin, end], grown while another level-0 file overlaps the grown
+ *       span (level-0 files overlap each other, and an older one cannot be left behind a newer one);</li>
+ *   <li>level n > 0: the files overlapping [begin, end], expanded to a clean cut;</li>
+ *   <li>then, in the output level n + 1, every file overlapping the key span of those inputs
+ *       ({@code SetupOtherInputs}).</li>
+ * </ul>
+ * The output of step n lands in level n + 1 and is an input of step n + 1, so the span carried down is the union
+ * of everything picked so far. On a busy OM a flush holds every bucket's writes, so level-0 files straddle many
+ * buckets; one hot bucket's compaction then picks all of level 0 and every level-1 file under its span, and so on
+ * down. Counting only the files that overlap the bucket undercounts that ~13x.
+ *
+ * <p>The deepest level is the bottommost: with {@code kSkip} it is only written into (its files under the carried
+ * span are rewritten by the step above); with {@code kForce} it is also compacted by itself, which adds its files
+ * overlapping [begin, end]. A range whose keys all sit in one level below 0 is not touched at all under
+ * {@code kSkip}.
+ *
+ * <h2>Where the estimate is off</h2>
+ * It assumes each step writes one output file (true below RocksDB's target file size, 64 MiB by default); larger
+ * outputs are cut, so the span carried down is narrower and deeper levels lose fewer files than counted here: an
+ * upper bound. It ignores trivial moves (a file with nothing under it moves down without a rewrite; it is counted
+ * as rewritten), the extra level-0 files RocksDB may add when that does not grow the output set, and the second
+ * rewrite of fresh bottom output under {@code kForce}. A level "holds keys" here when a file's span overlaps; RocksDB
+ * seeks for a key. Cost: one binary search per level and per carried span, O(levels x log files).
+ *
+ * @param files   number of existing SST files the compaction reads and replaces
+ * @param entries their entries
+ * @param bytes   their size on disk
+ * @param busy    one of them is being compacted by RocksDB now (the manual compaction would wait for it)
+ */
+public record CompactionCost(int files, long entries, long bytes, boolean busy) {
+  static final CompactionCost NONE = new CompactionCost(0, 0, 0, false);
+
+  /** The cost of {@code compactRange(begin, end)} over {@code t}, {@code end == null} meaning to the last key. */
+  public static CompactionCost estimate(TableFacts t, byte[] begin, byte[] end, boolean forceBottommost) {
+    int first = -1;
+    int deepest = -1;
+    for (int l = 0; l <= t.maxLevel(); l++) {
+      LevelFiles lf = t.level(l);
+      if (lf != null && !block(lf, begin, end).isEmpty()) {
+        first = first < 0 ? l : first;
+        deepest = l;
+      }
+    }
+    if (first < 0 || (first == deepest && first > 0 && !forceBottommost)) {
+      return NONE;
+    }
+    Sum sum = new Sum();
+    byte[] lo = null; // the carried span [lo, hi], inclusive; null when nothing is picked yet
+    byte[] hi = null;
+    for (int l = first; l <= deepest; l++) {
+      LevelFiles lf = t.level(l);
+      if (lf == null) {
+        continue;
+      }
+      Block own = l < deepest || forceBottommost || l == 0 ? block(lf, begin, end) : Block.EMPTY;
+      if (l == 0) {
+        own = l0Closure(t, lf, own);
+      }
+      Block carried = lo == null ? Block.EMPTY : block(lf, lo, hi, true);
+      if (!lf.disjoint) {
+        // A level whose files overlap (level 0 past its runs, or a hand-made fixture): mark file by file.
+        for (int i = 0; i < lf.files.length; i++) {
+          if (own.contains(i) || (lo != null && lf.overlaps(i, lo, hi, true))) {
+            sum.add(lf, i, i + 1);
+            lo = min(lo, lf.files[i].smallestKey());
+            hi = max(hi, lf.files[i].largestKey());
+          }
+        }
+        continue;
+      }
+      if (own.isEmpty() && carried.isEmpty()) {
+        continue;
+      }
+      // Both are runs of one sorted array: count each, then take back the files they share.
+      sum.add(lf, own, 1);
+      sum.add(lf, carried, 1);
+      sum.add(lf, own.intersect(carried), -1);
+      Block outer = own.isEmpty() ? carried : carried.isEmpty() ? own
+          : new Block(Math.min(own.from(), carried.from()), Math.max(own.to(), carried.to()), null);
+      lo = min(lo, lf.files[outer.from()].smallestKey());
+      hi = max(hi, lf.files[outer.to() - 1].largestKey());
+    }
+    return new CompactionCost(sum.files, sum.entries, sum.bytes, sum.busy);
+  }
+
+  /** Files of {@code lf} overlapping [begin, end] (RocksDB's inclusive end). */
+  private static Block block(LevelFiles lf, byte[] begin, byte[] end) {
+    return block(lf, begin, end, true);
+  }
+
+  private static Block block(LevelFiles lf, byte[] begin, byte[] end, boolean inclusive) {
+    if (lf.disjoint) {
+      int from = lf.from(begin);
+      int to = lf.to(end, inclusive);
+      return to > from ? new Block(from, to, null) : Block.EMPTY;
+    }
+    boolean[] in = new boolean[lf.files.length];
+    int from = -1;
+    int to = -1;
+    for (int i = 0; i < lf.files.length; i++) {
+      if (lf.overlaps(i, begin, end, inclusive)) {
+        in[i] = true;
+        from = from < 0 ? i : from;
+        to = i + 1;
+      }
+    }
+    return from < 0 ? Block.EMPTY : new Block(from, to, in);
+  }
+
+  /**
+   * Level 0: the runs of transitively overlapping files (precomputed in {@link TableFacts}) that the picked files
+   * belong to; RocksDB's expansion of the level-0 inputs ends exactly there.
+   */
+  private static Block l0Closure(TableFacts t, LevelFiles l0, Block own) {
+    if (own.isEmpty()) {
+      return own;
+    }
+    int[] starts = t.l0RunStart();
+    int from = Integer.MAX_VALUE;
+    int to = -1;
+    for (int r = 0; r + 1 < starts.length; r++) {
+      t.work().step();
+      for (int i = starts[r]; i < starts[r + 1]; i++) {
+        if (own.contains(i)) {
+          from = Math.min(from, starts[r]);
+          to = Math.max(to, starts[r + 1]);
+          break;
+        }
+      }
+    }
+    // Runs between two picked runs lie inside [begin, end] and are picked too: the closure is one block.
+    return new Block(from, to, null);
+  }
+
+  private static byte[] min(byte[] a, byte[] b) {
+    return a == null || Keys.compare(b, a) < 0 ? b : a;
+  }
+
+  private static byte[] max(byte[] a, byte[] b) {
+    return a == null || Keys.compare(b, a) > 0 ? b : a;
+  }
+
+  /** A run [from, to) of a level's sorted files; {@code in} marks members when the level is not disjoint. */
+  private record Block(int from, int to, boolean[] in) {
+    static final Block EMPTY = new Block(0, 0, null);
+
+    boolean isEmpty() {
+      return to <= from;
+    }
+
+    boolean contains(int i) {
+      return i >= from && i < to && (in == null || in[i]);
+    }
+
+    Block intersect(Block o) {
+      int f = Math.max(from, o.from);
+      int t = Math.min(to, o.to);
+      return t > f ? new Block(f, t, null) : EMPTY;
+    }
+  }
+
+  private static final class Sum {
+    int files;
+    long entries;
+    long bytes;
+    boolean busy;
+
+    void add(LevelFiles lf, int from, int to) {
+      files += to - from;
+      entries += lf.entries(from, to);
+      bytes += lf.bytes(from, to);
+      busy |= lf.busy(from, to);
+    }
+
+    void add(LevelFiles lf, Block b, int sign) {
+      if (!b.isEmpty()) {
+        files += sign * (b.to() - b.from());
+        entries += sign * lf.entries(b.from(), b.to());
+        bytes += sign * lf.bytes(b.from(), b.to());
+        busy |= lf.busy(b.from(), b.to());
+      }
+    }
+  }
+}

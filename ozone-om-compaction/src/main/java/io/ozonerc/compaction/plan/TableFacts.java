@@ -1,0 +1,372 @@
+package io.ozonerc.compaction.plan;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One table's SST files and bucket ranges, indexed once so that every range query of a plan is a few binary
+ * searches: files per level sorted by smallest key with prefix sums ({@link LevelFiles}), buckets sorted by begin
+ * with their ends sorted too. Building it sorts once, O(n log n); a query costs O(levels x log n) plus the level-0
+ * files it meets. Immutable after construction except for memoised per-file values and the work counter; not
+ * thread-safe (one plan uses it on one thread).
+ */
+public final class TableFacts {
+  private final List<SstFile> files;
+  private final List<KeyRange> buckets;
+  private final LevelFiles[] levels; // index = level number; null when the level has no file
+  private final PlanWork work;
+  // Buckets sorted by begin, and their non-null ends sorted on their own (for counting overlaps of any input).
+  private final KeyRange[] sortedBuckets;
+  private final byte[][] sortedEnds;
+  private final boolean bucketsDisjoint;
+  // Level-0 files sorted by smallest key grouped into runs that overlap transitively (RocksDB picks a whole run).
+  private final int[] l0RunStart;
+  private final byte[][] l0RunLargest;
+  private final Map<SstFile, Double> densityUnder = new IdentityHashMap<>();
+  private final Map<SstFile, Integer> bucketsTouched = new IdentityHashMap<>();
+  private final Map<Double, LevelFiles[]> denseByRatio = new HashMap<>();
+
+  private TableFacts(List<SstFile> files, List<KeyRange> buckets, PlanWork work) {
+    this.files = List.copyOf(files);
+    this.work = work;
+    int maxLevel = -1;
+    for (SstFile f : files) {
+      maxLevel = Math.max(maxLevel, f.level());
+    }
+    this.levels = byLevel(files, maxLevel, work);
+    this.sortedBuckets = buckets.toArray(new KeyRange[0]);
+    Arrays.sort(sortedBuckets, Comparator.comparing(KeyRange::begin, Keys::compare));
+    this.buckets = List.of(sortedBuckets);
+    this.sortedEnds = Arrays.stream(sortedBuckets).map(KeyRange::end).filter(e -> e != null)
+        .sorted(Keys::compare).toArray(byte[][]::new);
+    boolean d = true;
+    for (int i = 1; i < sortedBuckets.length && d; i++) {
+      byte[] prevEnd = sortedBuckets[i - 1].end();
+      d = prevEnd != null && Keys.compare(prevEnd, sortedBuckets[i].begin()) <= 0;
+    }
+    this.bucketsDisjoint = d;
+    LevelFiles l0 = level(0);
+    List<Integer> starts = new ArrayList<>();
+    List<byte[]> largest = new ArrayList<>();
+    if (l0 != null) {
+      for (int i = 0; i < l0.files.length; i++) {
+        SstFile f = l0.files[i];
+        int last = largest.size() - 1;
+        if (last >= 0 && Keys.compare(f.smallestKey(), largest.get(last)) <= 0) {
+          if (Keys.compare(f.largestKey(), largest.get(last)) > 0) {
+            largest.set(last, f.largestKey());
+          }
+        } else {
+          starts.add(i);
+          largest.add(f.largestKey());
+        }
+      }
+      starts.add(l0.files.length);
+    }
+    this.l0RunStart = starts.stream().mapToInt(Integer::intValue).toArray();
+    this.l0RunLargest = largest.toArray(new byte[0][]);
+  }
+
+  /** Indexes {@code tableFiles} (files of one table) and {@code buckets} (that table's bucket ranges, any order). */
+  public static TableFacts of(List<SstFile> tableFiles, List<KeyRange> buckets) {
+    return new TableFacts(tableFiles, buckets, PlanWork.unbounded());
+  }
+
+  static TableFacts of(List<SstFile> tableFiles, List<KeyRange> buckets, PlanWork work) {
+    return new TableFacts(tableFiles, buckets, work);
+  }
+
+  private static LevelFiles[] byLevel(List<SstFile> files, int maxLevel, PlanWork work) {
+    List<List<SstFile>> per = new ArrayList<>();
+    for (int l = 0; l <= maxLevel; l++) {
+      per.add(new ArrayList<>());
+    }
+    for (SstFile f : files) {
+      per.get(f.level()).add(f);
+    }
+    LevelFiles[] out = new LevelFiles[maxLevel + 1];
+    for (int l = 0; l <= maxLevel; l++) {
+      out[l] = per.get(l).isEmpty() ? null : new LevelFiles(l, per.get(l), work);
+    }
+    return out;
+  }
+
+  public List<SstFile> files() {
+    return files;
+  }
+
+  /** The bucket ranges, sorted by begin. */
+  public List<KeyRange> buckets() {
+    return buckets;
+  }
+
+  PlanWork work() {
+    return work;
+  }
+
+  int maxLevel() {
+    return levels.length - 1;
+  }
+
+  LevelFiles level(int l) {
+    return l < levels.length ? levels[l] : null;
+  }
+
+  /** Calls {@code visit} for each file of level {@code l} overlapping [begin, end), in smallest-key order. */
+  void forEachOverlapping(int l, byte[] begin, byte[] end, java.util.function.Consumer<SstFile> visit) {
+    LevelFiles lf = level(l);
+    if (lf == null) {
+      return;
+    }
+    if (lf.disjoint) {
+      for (int i = lf.from(begin), to = lf.to(end, false); i < to; i++) {
+        work.step();
+        visit.accept(lf.files[i]);
+      }
+    } else {
+      for (int i = 0; i < lf.files.length; i++) {
+        if (lf.overlaps(i, begin, end, false)) {
+          visit.accept(lf.files[i]);
+        }
+      }
+    }
+  }
+
+  /** Whether any file overlaps [begin, end). */
+  boolean anyOverlapping(byte[] begin, byte[] end) {
+    for (LevelFiles lf : levels) {
+      if (lf != null && count(lf, begin, end) > 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Entries of all files overlapping [begin, end), each counted whole. */
+  long wholeEntries(byte[] begin, byte[] end) {
+    long sum = 0;
+    for (LevelFiles lf : levels) {
+      if (lf == null) {
+        continue;
+      }
+      if (lf.disjoint) {
+        int from = lf.from(begin);
+        sum += lf.entries(from, Math.max(from, lf.to(end, false)));
+      } else {
+        for (int i = 0; i < lf.files.length; i++) {
+          sum += lf.overlaps(i, begin, end, false) ? lf.files[i].entries() : 0;
+        }
+      }
+    }
+    return sum;
+  }
+
+  private int count(LevelFiles lf, byte[] begin, byte[] end) {
+    if (lf.disjoint) {
+      return Math.max(0, lf.to(end, false) - lf.from(begin));
+    }
+    int n = 0;
+    for (int i = 0; i < lf.files.length; i++) {
+      n += lf.overlaps(i, begin, end, false) ? 1 : 0;
+    }
+    return n;
+  }
+
+  /** Level-0 runs: indexes into level 0's sorted files where each transitively overlapping run starts. */
+  int[] l0RunStart() {
+    return l0RunStart;
+  }
+
+  byte[][] l0RunLargest() {
+    return l0RunLargest;
+  }
+
+  /**
+   * Estimated share of file {@code f}'s entries that lie in [begin, end); see {@link RangeStats} for the model.
+   * A file wholly inside counts whole; a straddling file is shared by the data below it, else by buckets touched.
+   */
+  double share(SstFile f, byte[] begin, byte[] end) {
+    if (!f.overlaps(begin, end)) {
+      return 0.0;
+    }
+    boolean startsInside = Keys.compare(f.smallestKey(), begin) >= 0;
+    boolean endsInside = end == null || Keys.compare(f.largestKey(), end) < 0;
+    if (startsInside && endsInside) {
+      return 1.0;
+    }
+    byte[] lo = startsInside ? f.smallestKey() : begin;
+    byte[] hi = endsInside ? Keys.keySuccessor(f.largestKey()) : end;
+    double whole = densityUnder.computeIfAbsent(f,
+        g -> densityBelow(g.level(), g.smallestKey(), Keys.keySuccessor(g.largestKey())));
+    if (whole > 0) {
+      return Math.min(1.0, densityBelow(f.level(), lo, hi) / whole);
+    }
+    int touched = bucketsTouched.computeIfAbsent(f, this::countBucketsOverlapping);
+    if (touched == 0) {
+      return Keys.overlapFraction(f.smallestKey(), f.largestKey(), begin, end);
+    }
+    return bucketShareSum(f, begin, end) / touched;
+  }
+
+  /** Entries of files in levels below {@code level} that fall in [begin, end), each shared by interpolation. */
+  private double densityBelow(int level, byte[] begin, byte[] end) {
+    double sum = 0;
+    for (int l = level + 1; l < levels.length; l++) {
+      LevelFiles lf = levels[l];
+      if (lf == null) {
+        continue;
+      }
+      if (lf.disjoint) {
+        int from = lf.from(begin);
+        int to = lf.to(end, false);
+        if (to - from >= 3) {
+          sum += lf.entries(from + 1, to - 1); // files strictly between the first and the last lie wholly inside
+        }
+        for (int i : to - from >= 2 ? new int[] {from, to - 1} : to - from == 1 ? new int[] {from} : new int[0]) {
+          SstFile g = lf.files[i];
+          sum += g.entries() * Keys.overlapFraction(g.smallestKey(), g.largestKey(), begin, end);
+        }
+      } else {
+        for (int i = 0; i < lf.files.length; i++) {
+          if (lf.overlaps(i, begin, end, false)) {
+            SstFile g = lf.files[i];
+            sum += g.entries() * Keys.overlapFraction(g.smallestKey(), g.largestKey(), begin, end);
+          }
+        }
+      }
+    }
+    return sum;
+  }
+
+  /** Buckets sharing a key with f: all buckets but those beginning after it and those ending before it. */
+  private int countBucketsOverlapping(SstFile f) {
+    int beginAfter = sortedBuckets.length - upperBound(sortedBuckets.length, i -> sortedBuckets[i].begin(),
+        f.largestKey());
+    int endBefore = upperBound(sortedEnds.length, i -> sortedEnds[i], f.smallestKey()); // end <= smallest
+    return sortedBuckets.length - beginAfter - endBefore;
+  }
+
+  /** Number of leading elements (of n, ascending by key) whose key is <= {@code bound}. */
+  private int upperBound(int n, java.util.function.IntFunction<byte[]> key, byte[] bound) {
+    int lo = 0;
+    int hi = n;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      work.step();
+      if (Keys.compare(key.apply(mid), bound) <= 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /**
+   * Sum over the buckets f touches of the fraction of (f's part inside the bucket) that [begin, end) covers. With
+   * disjoint buckets only the first and last contributing bucket need interpolation; those between count 1 each.
+   */
+  private double bucketShareSum(SstFile f, byte[] begin, byte[] end) {
+    if (!bucketsDisjoint) {
+      double sum = 0;
+      for (KeyRange b : sortedBuckets) {
+        work.step();
+        if (f.overlaps(b.begin(), b.end())) {
+          sum += partFraction(f, b, begin, end);
+        }
+      }
+      return sum;
+    }
+    // Contributing buckets: end > f.smallest, end >= begin (ends ascend), begin <= f.largest, begin < end.
+    int lo = 0;
+    int hi = sortedBuckets.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      work.step();
+      byte[] e = sortedBuckets[mid].end();
+      boolean ok = e == null || (Keys.compare(e, f.smallestKey()) > 0 && Keys.compare(e, begin) >= 0);
+      if (ok) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    int first = lo;
+    hi = sortedBuckets.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      work.step();
+      byte[] b = sortedBuckets[mid].begin();
+      boolean before = Keys.compare(b, f.largestKey()) <= 0 && (end == null || Keys.compare(b, end) < 0);
+      if (before) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    int last = lo - 1;
+    if (last < first) {
+      return 0;
+    }
+    if (last == first) {
+      return partFraction(f, sortedBuckets[first], begin, end);
+    }
+    return partFraction(f, sortedBuckets[first], begin, end) + partFraction(f, sortedBuckets[last], begin, end)
+        + (last - first - 1);
+  }
+
+  /** The part of f inside bucket b, and how much of that part [begin, end) covers. */
+  private static double partFraction(SstFile f, KeyRange b, byte[] begin, byte[] end) {
+    byte[] partLo = Keys.compare(f.smallestKey(), b.begin()) > 0 ? f.smallestKey() : b.begin();
+    byte[] partHi = b.end() == null || Keys.compare(f.largestKey(), b.end()) < 0 ? f.largestKey() : b.end();
+    return Keys.overlapFraction(partLo, partHi, begin, end);
+  }
+
+  /**
+   * The key span [smallest, largest] of the files overlapping [begin, end) whose own deletions / entries reach
+   * {@code ratio}, or null when there is none.
+   */
+  byte[][] denseSpan(byte[] begin, byte[] end, double ratio) {
+    LevelFiles[] dense = denseByRatio.computeIfAbsent(ratio, r -> {
+      LevelFiles[] out = new LevelFiles[levels.length];
+      for (int l = 0; l < levels.length; l++) {
+        if (levels[l] != null) {
+          List<SstFile> d = Arrays.stream(levels[l].files)
+              .filter(f -> f.entries() > 0 && (double) f.deletions() / f.entries() >= r).toList();
+          out[l] = d.isEmpty() ? null : new LevelFiles(l, d, work);
+        }
+      }
+      return out;
+    });
+    byte[] lo = null;
+    byte[] hi = null;
+    for (LevelFiles lf : dense) {
+      if (lf == null) {
+        continue;
+      }
+      int from = 0;
+      int to = lf.files.length;
+      if (lf.disjoint) {
+        from = lf.from(begin);
+        to = lf.to(end, false);
+      }
+      for (int i = from; i < to; i++) {
+        if (!lf.disjoint && !lf.overlaps(i, begin, end, false)) {
+          continue;
+        }
+        SstFile f = lf.files[i];
+        lo = lo == null || Keys.compare(f.smallestKey(), lo) < 0 ? f.smallestKey() : lo;
+        hi = hi == null || Keys.compare(f.largestKey(), hi) > 0 ? f.largestKey() : hi;
+        if (lf.disjoint && i == from && to - from > 2) {
+          i = to - 2; // in a disjoint level only the first and the last file can widen the span
+        }
+      }
+    }
+    return lo == null ? null : new byte[][] {lo, hi};
+  }
+}
