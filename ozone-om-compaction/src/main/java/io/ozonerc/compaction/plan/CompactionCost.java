@@ -1,5 +1,8 @@
 package io.ozonerc.compaction.plan;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The SST files a manual {@code compactRange(begin, end)} of a leveled column family will rewrite, estimated from
  * the file facts the way RocksDB 7.7.3 picks them.
@@ -43,62 +46,102 @@ public record CompactionCost(int files, long entries, long bytes, boolean busy) 
 
   /** The cost of {@code compactRange(begin, end)} over {@code t}, {@code end == null} meaning to the last key. */
   public static CompactionCost estimate(TableFacts t, byte[] begin, byte[] end, boolean forceBottommost) {
+    Sum sum = new Sum();
+    for (Picked p : pick(t, begin, end, forceBottommost)) {
+      if (p.level.disjoint) {
+        // Both are runs of one sorted array: count each, then take back the files they share.
+        sum.add(p.level, p.own, 1);
+        sum.add(p.level, p.carried, 1);
+        sum.add(p.level, p.own.intersect(p.carried), -1);
+      } else {
+        Block outer = p.own.outer(p.carried);
+        for (int i = outer.from; i < outer.to; i++) {
+          if (p.own.contains(i) || p.carried.contains(i)) {
+            sum.add(p.level, new Block(i, i + 1, null), 1);
+          }
+        }
+      }
+    }
+    return new CompactionCost(sum.files, sum.entries, sum.bytes, sum.busy);
+  }
+
+  /** The files {@link #estimate} counts, shallowest level first: for tests and reports, O(files picked). */
+  public static List<SstFile> pickedFiles(TableFacts t, byte[] begin, byte[] end, boolean forceBottommost) {
+    List<SstFile> out = new ArrayList<>();
+    for (Picked p : pick(t, begin, end, forceBottommost)) {
+      Block outer = p.own.outer(p.carried);
+      for (int i = outer.from; i < outer.to; i++) {
+        if (p.own.contains(i) || p.carried.contains(i)) {
+          out.add(p.level.files[i]);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** What one level gives: the files picked as inputs of its own step, and those under the span carried down. */
+  private record Picked(LevelFiles level, Block own, Block carried) { }
+
+  private static List<Picked> pick(TableFacts t, byte[] begin, byte[] end, boolean forceBottommost) {
     int first = -1;
     int deepest = -1;
+    Block[] inRange = new Block[t.maxLevel() + 1];
     for (int l = 0; l <= t.maxLevel(); l++) {
       LevelFiles lf = t.level(l);
-      if (lf != null && !block(lf, begin, end).isEmpty()) {
+      inRange[l] = lf == null ? Block.EMPTY : block(lf, begin, end, true);
+      if (!inRange[l].isEmpty()) {
         first = first < 0 ? l : first;
         deepest = l;
       }
     }
+    List<Picked> out = new ArrayList<>();
     if (first < 0 || (first == deepest && first > 0 && !forceBottommost)) {
-      return NONE;
+      return out;
     }
-    Sum sum = new Sum();
-    byte[] lo = null; // the carried span [lo, hi], inclusive; null when nothing is picked yet
+    byte[] lo = null; // the carried span [lo, hi], inclusive; null while nothing is picked
     byte[] hi = null;
     for (int l = first; l <= deepest; l++) {
       LevelFiles lf = t.level(l);
       if (lf == null) {
         continue;
       }
-      Block own = l < deepest || forceBottommost || l == 0 ? block(lf, begin, end) : Block.EMPTY;
+      // The bottommost level is an input of its own only under kForce; level 0 is never bottommost.
+      Block own = l < deepest || forceBottommost || l == 0 ? inRange[l] : Block.EMPTY;
       if (l == 0) {
-        own = l0Closure(t, lf, own);
+        own = l0Closure(t, own);
       }
-      Block carried = lo == null ? Block.EMPTY : block(lf, lo, hi, true);
-      if (!lf.disjoint) {
-        // A level whose files overlap (level 0 past its runs, or a hand-made fixture): mark file by file.
-        for (int i = 0; i < lf.files.length; i++) {
-          if (own.contains(i) || (lo != null && lf.overlaps(i, lo, hi, true))) {
-            sum.add(lf, i, i + 1);
-            lo = min(lo, lf.files[i].smallestKey());
-            hi = max(hi, lf.files[i].largestKey());
-          }
-        }
-        continue;
-      }
+      Block carried = lo == null ? Block.EMPTY : carried(lf, lo, hi);
       if (own.isEmpty() && carried.isEmpty()) {
         continue;
       }
-      // Both are runs of one sorted array: count each, then take back the files they share.
-      sum.add(lf, own, 1);
-      sum.add(lf, carried, 1);
-      sum.add(lf, own.intersect(carried), -1);
-      Block outer = own.isEmpty() ? carried : carried.isEmpty() ? own
-          : new Block(Math.min(own.from(), carried.from()), Math.max(own.to(), carried.to()), null);
-      lo = min(lo, lf.files[outer.from()].smallestKey());
-      hi = max(hi, lf.files[outer.to() - 1].largestKey());
+      out.add(new Picked(lf, own, carried));
+      Block outer = own.outer(carried);
+      for (int i = outer.from; i < outer.to; i++) {
+        if (own.contains(i) || carried.contains(i)) {
+          lo = min(lo, lf.files[i].smallestKey());
+          hi = max(hi, lf.files[i].largestKey());
+        }
+        if (lf.disjoint && i == outer.from) {
+          i = Math.max(i, outer.to - 2); // sorted and disjoint: the first and last file give the span
+        }
+      }
     }
-    return new CompactionCost(sum.files, sum.entries, sum.bytes, sum.busy);
+    return out;
   }
 
-  /** Files of {@code lf} overlapping [begin, end] (RocksDB's inclusive end). */
-  private static Block block(LevelFiles lf, byte[] begin, byte[] end) {
-    return block(lf, begin, end, true);
+  /**
+   * Files of {@code lf} under a carried span. The span's ends are keys of picked files, and consecutive ranges of
+   * a plan usually carry the same span (level-0 files straddling them all), so a disjoint level keeps the last answer.
+   */
+  private static Block carried(LevelFiles lf, byte[] lo, byte[] hi) {
+    if (!lf.disjoint) {
+      return block(lf, lo, hi, true);
+    }
+    int[] run = lf.spanRun(lo, hi);
+    return run[1] > run[0] ? new Block(run[0], run[1], null) : Block.EMPTY;
   }
 
+  /** Files of {@code lf} overlapping [begin, end], or [begin, end) when not {@code inclusive}. */
   private static Block block(LevelFiles lf, byte[] begin, byte[] end, boolean inclusive) {
     if (lf.disjoint) {
       int from = lf.from(begin);
@@ -122,7 +165,7 @@ public record CompactionCost(int files, long entries, long bytes, boolean busy) 
    * Level 0: the runs of transitively overlapping files (precomputed in {@link TableFacts}) that the picked files
    * belong to; RocksDB's expansion of the level-0 inputs ends exactly there.
    */
-  private static Block l0Closure(TableFacts t, LevelFiles l0, Block own) {
+  private static Block l0Closure(TableFacts t, Block own) {
     if (own.isEmpty()) {
       return own;
     }
@@ -163,6 +206,14 @@ public record CompactionCost(int files, long entries, long bytes, boolean busy) 
       return i >= from && i < to && (in == null || in[i]);
     }
 
+    /** From the first to the last file of either. */
+    Block outer(Block o) {
+      if (isEmpty()) {
+        return o;
+      }
+      return o.isEmpty() ? this : new Block(Math.min(from, o.from), Math.max(to, o.to), null);
+    }
+
     Block intersect(Block o) {
       int f = Math.max(from, o.from);
       int t = Math.min(to, o.to);
@@ -175,13 +226,6 @@ public record CompactionCost(int files, long entries, long bytes, boolean busy) 
     long entries;
     long bytes;
     boolean busy;
-
-    void add(LevelFiles lf, int from, int to) {
-      files += to - from;
-      entries += lf.entries(from, to);
-      bytes += lf.bytes(from, to);
-      busy |= lf.busy(from, to);
-    }
 
     void add(LevelFiles lf, Block b, int sign) {
       if (!b.isEmpty()) {

@@ -3,6 +3,7 @@ package io.ozonerc.compaction.plan;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.IntPredicate;
 
 /**
  * The files of one LSM level of one table, sorted by smallest key, with prefix sums, so that a range query costs a
@@ -26,6 +27,11 @@ final class LevelFiles {
   private final long[] bytes;
   private final int[] busy;
   private final PlanWork work;
+  private int fromHint; // where the last search ended: the next range of a plan lies just after it
+  private int toHint;
+  private byte[] spanLo;
+  private byte[] spanHi;
+  private int[] spanRun = {0, 0};
 
   LevelFiles(int level, List<SstFile> levelFiles, PlanWork work) {
     this.level = level;
@@ -56,34 +62,83 @@ final class LevelFiles {
    * {@code inclusiveEnd}, those overlapping [begin, end] (RocksDB's manual compaction treats its end as inclusive).
    */
   int from(byte[] begin) {
-    int lo = 0;
-    int hi = files.length; // first file whose largest >= begin
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      work.step();
-      if (Keys.compare(files[mid].largestKey(), begin) < 0) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
+    // first file whose largest >= begin
+    fromHint = search(i -> Keys.compare(files[i].largestKey(), begin) >= 0, fromHint);
+    return fromHint;
   }
 
   int to(byte[] end, boolean inclusiveEnd) {
     if (end == null) {
       return files.length;
     }
-    int lo = 0;
-    int hi = files.length; // first file whose smallest >= end (> end when inclusive)
+    // first file whose smallest >= end (> end when inclusive)
+    toHint = search(i -> {
+      int c = Keys.compare(files[i].smallestKey(), end);
+      return c > 0 || (c == 0 && !inclusiveEnd);
+    }, toHint);
+    return toHint;
+  }
+
+  /**
+   * Disjoint levels only: the run of files overlapping [lo, hi] (inclusive), remembered for the last (lo, hi) asked
+   * (by identity: callers pass keys of files, which never change).
+   */
+  int[] spanRun(byte[] lo, byte[] hi) {
+    if (lo != spanLo || hi != spanHi) {
+      int from = search(i -> Keys.compare(files[i].largestKey(), lo) >= 0, spanRun[0]);
+      int to = search(i -> Keys.compare(files[i].smallestKey(), hi) > 0, spanRun[1]);
+      spanLo = lo;
+      spanHi = hi;
+      spanRun = new int[] {from, to};
+    }
+    work.step();
+    return spanRun;
+  }
+
+  /**
+   * The first index in [0, n] where {@code atOrAfter} holds (it holds for every index from there on), searched
+   * outwards from {@code hint} in doubling steps, then by bisection: O(log d) for an answer d files from the hint.
+   * A plan asks for ranges in key order, so d is small and a query costs a few comparisons.
+   */
+  private int search(IntPredicate atOrAfter, int hint) {
+    int n = files.length;
+    if (n == 0) {
+      return 0;
+    }
+    int h = Math.min(Math.max(hint, 0), n - 1);
+    int lo;
+    int hi;
+    work.step();
+    if (atOrAfter.test(h)) { // the answer is at or before h
+      hi = h;
+      lo = 0;
+      for (int step = 1; hi - step >= 0; step <<= 1) {
+        work.step();
+        if (!atOrAfter.test(hi - step)) {
+          lo = hi - step + 1;
+          break;
+        }
+        hi -= step;
+      }
+    } else { // the answer is after h
+      lo = h + 1;
+      hi = n;
+      for (int step = 1; lo + step - 1 < n; step <<= 1) {
+        work.step();
+        if (atOrAfter.test(lo + step - 1)) {
+          hi = lo + step - 1;
+          break;
+        }
+        lo += step;
+      }
+    }
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
       work.step();
-      int c = Keys.compare(files[mid].smallestKey(), end);
-      if (c < 0 || (inclusiveEnd && c == 0)) {
-        lo = mid + 1;
-      } else {
+      if (atOrAfter.test(mid)) {
         hi = mid;
+      } else {
+        lo = mid + 1;
       }
     }
     return lo;

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -95,6 +94,10 @@ public final class RangePlanner {
           break;
         }
         for (KeyRange piece : split(range, t, settings.maxCompactionEntries())) {
+          if (piece.label().startsWith(NO_BUCKET)
+              && Math.round(RangeStats.estimate(t, piece.begin(), piece.end()).entries()) == 0) {
+            continue; // a gap that straddling files cross but that holds nothing by estimate
+          }
           RangeAssessment a = assess(piece, t, settings);
           if (a.verdict() == Verdict.BELOW_THRESHOLD) {
             a = denseSubRange(piece, t, settings).orElse(a);
@@ -148,20 +151,19 @@ public final class RangePlanner {
 
   /** Assesses one range of an indexed table (see {@link #assess(KeyRange, List, List, PlannerSettings)}). */
   public static RangeAssessment assess(KeyRange range, TableFacts t, PlannerSettings s) {
-    RangeStats st = RangeStats.of(t, range.begin(), range.end(), true);
+    RangeStats st = RangeStats.estimate(t, range.begin(), range.end());
     boolean force = switch (s.bottommost()) {
       case FORCE -> true;
       case SKIP -> false;
       // Tombstones in the deepest level are dropped only by a bottommost rewrite; elsewhere the merge drops them.
       case AUTO -> st.deepestLevel() > 0 && st.tombstones() > 0 && st.bottomTombstones() * 2 >= st.tombstones();
     };
-    if (!force) {
-      st = st.withCost(CompactionCost.estimate(t, range.begin(), range.end(), false));
-    }
+    st = st.withCost(CompactionCost.estimate(t, range.begin(), range.end(), force));
     long tombstones = Math.round(st.tombstones());
-    String numbers = String.format(Locale.ROOT, "tombstones %d %s %d, ratio %.2f %s %.2f", tombstones,
-        tombstones >= s.minTombstones() ? ">=" : "<", s.minTombstones(), st.tombstoneRatio(),
-        st.tombstoneRatio() >= s.tombstoneRatio() ? ">=" : "<", s.tombstoneRatio());
+    // Built by hand: String.format costs more than the rest of an assessment, and a plan assesses every bucket.
+    String numbers = "tombstones " + tombstones + (tombstones >= s.minTombstones() ? " >= " : " < ")
+        + s.minTombstones() + ", ratio " + twoDecimals(st.tombstoneRatio())
+        + (st.tombstoneRatio() >= s.tombstoneRatio() ? " >= " : " < ") + twoDecimals(s.tombstoneRatio());
     Verdict v;
     if (st.deepestLevel() < 0 || tombstones < s.minTombstones() || st.tombstoneRatio() < s.tombstoneRatio()) {
       v = Verdict.BELOW_THRESHOLD;
@@ -175,6 +177,12 @@ public final class RangePlanner {
       numbers += "; file entries " + st.fileEntries() + " > max.compaction.entries, not splittable at a file boundary";
     }
     return new RangeAssessment(range, st, v, numbers, force);
+  }
+
+  /** A ratio in [0, 1] with two decimals, as {@code %.2f} prints it (but for ties lost in binary). */
+  static String twoDecimals(double x) {
+    long hundredths = Math.round(x * 100);
+    return (hundredths / 100) + "." + (hundredths % 100 < 10 ? "0" : "") + (hundredths % 100);
   }
 
   /** A table's bucket ranges in key order. */
@@ -238,11 +246,13 @@ public final class RangePlanner {
 
   /** Step 2: cut a range at file boundaries into pieces whose overlapping files hold at most {@code cap} entries. */
   static List<KeyRange> split(KeyRange range, TableFacts t, long cap) {
-    if (t.wholeEntries(range.begin(), range.end()) <= cap) {
+    long whole = t.wholeEntries(range.begin(), range.end());
+    if (whole <= cap) {
       return List.of(range);
     }
     TreeSet<byte[]> cuts = new TreeSet<>(Keys::compare);
     List<SstFile> big = new ArrayList<>();
+    long[] spanning = new long[1];
     for (int level = 0; level <= t.maxLevel(); level++) {
       t.forEachOverlapping(level, range.begin(), range.end(), f -> {
         addCut(cuts, range, f.smallestKey());
@@ -250,7 +260,17 @@ public final class RangePlanner {
         if (f.entries() > cap) {
           big.add(f);
         }
+        if (Keys.compare(f.smallestKey(), range.begin()) <= 0 && range.end() != null
+            && Keys.compare(Keys.keySuccessor(f.largestKey()), range.end()) >= 0) {
+          spanning[0] += f.entries();
+        }
       });
+    }
+    // A file spanning the whole range (a level-0 flush of every bucket) is in every piece: no cut reduces it, so
+    // it does not count against the cap. Counting it made every piece exceed the cap and split at every cut.
+    long fixed = spanning[0];
+    if (whole - fixed <= cap) {
+      return List.of(range);
     }
     // Never cut inside a file that alone exceeds the cap: it is compacted whole, as one range of its own.
     for (SstFile f : big) {
@@ -265,18 +285,18 @@ public final class RangePlanner {
     while (start < bounds.size() - 1) {
       int stop = start + 1; // the chunk is [bounds[start], bounds[stop]); one piece at least, even above the cap
       // Grow while the files stay under the cap; a chunk that holds no file yet always grows.
-      while (stop + 1 < bounds.size() && (t.wholeEntries(bounds.get(start), bounds.get(stop)) == 0
-          || t.wholeEntries(bounds.get(start), bounds.get(stop + 1)) <= cap)) {
+      while (stop + 1 < bounds.size() && (t.wholeEntries(bounds.get(start), bounds.get(stop)) - fixed == 0
+          || t.wholeEntries(bounds.get(start), bounds.get(stop + 1)) - fixed <= cap)) {
         stop++;
       }
       // End the chunk at the first bound past its last file, not at the next file's smallest key: RocksDB's
       // compactRange takes its end as inclusive and would pull in the file that starts exactly there.
-      long whole = t.wholeEntries(bounds.get(start), bounds.get(stop));
+      long chunk = t.wholeEntries(bounds.get(start), bounds.get(stop));
       while (stop - 1 > start && stop + 1 < bounds.size()
-          && t.wholeEntries(bounds.get(start), bounds.get(stop - 1)) == whole) {
+          && t.wholeEntries(bounds.get(start), bounds.get(stop - 1)) == chunk) {
         stop--;
       }
-      if (whole > 0) {
+      if (chunk - fixed > 0) {
         chunks.add(new byte[][] {bounds.get(start), bounds.get(stop)});
       } else if (!chunks.isEmpty()) {
         chunks.get(chunks.size() - 1)[1] = bounds.get(stop); // an empty tail joins the chunk before it

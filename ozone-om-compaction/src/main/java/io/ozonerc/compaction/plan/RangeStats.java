@@ -89,6 +89,11 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
    * file of a level's run are shared; level-0 files one by one. O(levels x log files + level-0 files).
    */
   public static RangeStats of(TableFacts t, byte[] begin, byte[] end, boolean forceBottommost) {
+    return estimate(t, begin, end).withCost(CompactionCost.estimate(t, begin, end, forceBottommost));
+  }
+
+  /** The estimates alone, with no cost (zero files): what a reader of [begin, end) meets. */
+  static RangeStats estimate(TableFacts t, byte[] begin, byte[] end) {
     int deepest = -1;
     int shallowest = -1;
     double entries = 0;
@@ -108,12 +113,12 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
         break;
       }
       double[] run = new double[2]; // entries, tombstones of this level's part of the range
-      boolean[] any = new boolean[1];
+      boolean any = false;
       if (lf.disjoint) {
         int from = lf.from(begin);
         int to = lf.to(end, false);
         if (to > from) {
-          any[0] = true;
+          any = true;
           busy |= lf.busy(from, to);
           if (to - from >= 3) { // files strictly between the first and the last lie wholly inside
             run[0] += lf.entries(from + 1, to - 1);
@@ -127,13 +132,13 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
       } else {
         for (int i = 0; i < lf.files.length; i++) {
           if (lf.overlaps(i, begin, end, false)) {
-            any[0] = true;
+            any = true;
             busy |= lf.files[i].beingCompacted();
             addShared(t, lf.files[i], begin, end, run);
           }
         }
       }
-      if (!any[0]) {
+      if (!any) {
         continue;
       }
       deepest = deepest < 0 ? level : deepest;
@@ -161,16 +166,14 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
       entries += run[0];
       tombstones += run[1];
     }
-    if (deepest < 0) {
-      return new RangeStats(0, 0, 0, 0, 0, 0, 0, -1, -1, false);
-    }
-    CompactionCost cost = CompactionCost.estimate(t, begin, end, forceBottommost);
-    return new RangeStats(entries, tombstones, hidden, bottom, cost.entries(), cost.bytes(), cost.files(),
-        shallowest, deepest, busy || cost.busy());
+    return new RangeStats(entries, tombstones, hidden, bottom, 0, 0, 0, shallowest, deepest, busy);
   }
 
-  /** The same estimates with the cost of a compaction that leaves (or rewrites) the bottommost level. */
+  /** The same estimates with the cost of a compaction; none when the range holds no file. */
   RangeStats withCost(CompactionCost cost) {
+    if (deepestLevel < 0) {
+      return this;
+    }
     return new RangeStats(entries, tombstones, hiddenPuts, bottomTombstones, cost.entries(), cost.bytes(),
         cost.files(), shallowestLevel, deepestLevel, busy || cost.busy());
   }

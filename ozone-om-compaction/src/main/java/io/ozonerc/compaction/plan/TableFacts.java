@@ -7,6 +7,8 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 /**
  * One table's SST files and bucket ranges, indexed once so that every range query of a plan is a few binary
@@ -30,6 +32,9 @@ public final class TableFacts {
   private final Map<SstFile, Double> densityUnder = new IdentityHashMap<>();
   private final Map<SstFile, Integer> bucketsTouched = new IdentityHashMap<>();
   private final Map<Double, LevelFiles[]> denseByRatio = new HashMap<>();
+  private final double[] memoDensity;
+  private byte[] memoBegin;
+  private byte[] memoEnd;
 
   private TableFacts(List<SstFile> files, List<KeyRange> buckets, PlanWork work) {
     this.files = List.copyOf(files);
@@ -39,6 +44,7 @@ public final class TableFacts {
       maxLevel = Math.max(maxLevel, f.level());
     }
     this.levels = byLevel(files, maxLevel, work);
+    this.memoDensity = new double[levels.length];
     this.sortedBuckets = buckets.toArray(new KeyRange[0]);
     Arrays.sort(sortedBuckets, Comparator.comparing(KeyRange::begin, Keys::compare));
     this.buckets = List.of(sortedBuckets);
@@ -118,7 +124,7 @@ public final class TableFacts {
   }
 
   /** Calls {@code visit} for each file of level {@code l} overlapping [begin, end), in smallest-key order. */
-  void forEachOverlapping(int l, byte[] begin, byte[] end, java.util.function.Consumer<SstFile> visit) {
+  void forEachOverlapping(int l, byte[] begin, byte[] end, Consumer<SstFile> visit) {
     LevelFiles lf = level(l);
     if (lf == null) {
       return;
@@ -213,34 +219,56 @@ public final class TableFacts {
     return bucketShareSum(f, begin, end) / touched;
   }
 
-  /** Entries of files in levels below {@code level} that fall in [begin, end), each shared by interpolation. */
+  /**
+   * Entries of files in levels below {@code level} that fall in [begin, end), each shared by interpolation. The
+   * per-level densities of the last range asked are kept: every level-0 file straddling a range asks for the same.
+   */
   private double densityBelow(int level, byte[] begin, byte[] end) {
+    if (begin != memoBegin || end != memoEnd) {
+      memoBegin = begin;
+      memoEnd = end;
+      Arrays.fill(memoDensity, Double.NaN);
+    }
     double sum = 0;
     for (int l = level + 1; l < levels.length; l++) {
-      LevelFiles lf = levels[l];
-      if (lf == null) {
-        continue;
+      if (Double.isNaN(memoDensity[l])) {
+        memoDensity[l] = levelDensity(l, begin, end);
       }
-      if (lf.disjoint) {
-        int from = lf.from(begin);
-        int to = lf.to(end, false);
-        if (to - from >= 3) {
-          sum += lf.entries(from + 1, to - 1); // files strictly between the first and the last lie wholly inside
-        }
-        for (int i : to - from >= 2 ? new int[] {from, to - 1} : to - from == 1 ? new int[] {from} : new int[0]) {
-          SstFile g = lf.files[i];
-          sum += g.entries() * Keys.overlapFraction(g.smallestKey(), g.largestKey(), begin, end);
-        }
-      } else {
-        for (int i = 0; i < lf.files.length; i++) {
-          if (lf.overlaps(i, begin, end, false)) {
-            SstFile g = lf.files[i];
-            sum += g.entries() * Keys.overlapFraction(g.smallestKey(), g.largestKey(), begin, end);
-          }
+      sum += memoDensity[l];
+    }
+    return sum;
+  }
+
+  private double levelDensity(int l, byte[] begin, byte[] end) {
+    LevelFiles lf = levels[l];
+    if (lf == null) {
+      return 0;
+    }
+    double sum = 0;
+    if (lf.disjoint) {
+      int from = lf.from(begin);
+      int to = lf.to(end, false);
+      if (to - from >= 3) {
+        sum += lf.entries(from + 1, to - 1); // files strictly between the first and the last lie wholly inside
+      }
+      if (to > from) {
+        sum += interpolated(lf.files[from], begin, end);
+      }
+      if (to - 1 > from) {
+        sum += interpolated(lf.files[to - 1], begin, end);
+      }
+    } else {
+      for (int i = 0; i < lf.files.length; i++) {
+        if (lf.overlaps(i, begin, end, false)) {
+          sum += interpolated(lf.files[i], begin, end);
         }
       }
     }
     return sum;
+  }
+
+  private static double interpolated(SstFile g, byte[] begin, byte[] end) {
+    return g.entries() * Keys.overlapFraction(g.smallestKey(), g.largestKey(), begin, end);
   }
 
   /** Buckets sharing a key with f: all buckets but those beginning after it and those ending before it. */
@@ -252,7 +280,7 @@ public final class TableFacts {
   }
 
   /** Number of leading elements (of n, ascending by key) whose key is <= {@code bound}. */
-  private int upperBound(int n, java.util.function.IntFunction<byte[]> key, byte[] bound) {
+  private int upperBound(int n, IntFunction<byte[]> key, byte[] bound) {
     int lo = 0;
     int hi = n;
     while (lo < hi) {

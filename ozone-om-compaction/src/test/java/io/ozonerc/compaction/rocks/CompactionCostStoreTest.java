@@ -1,0 +1,113 @@
+package io.ozonerc.compaction.rocks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ozonerc.compaction.plan.CompactionCost;
+import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.SstFile;
+import io.ozonerc.compaction.plan.TableFacts;
+import io.ozonerc.compaction.testing.OmTestStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.hadoop.hdds.utils.db.RocksDatabase;
+import org.apache.hadoop.ozone.om.helpers.BucketLayout;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link CompactionCost} against RocksDB itself: on a real OM store where every flush holds writes of every bucket
+ * (so level-0 files straddle all of them), the files the estimate says {@code compactRange} of one hot bucket will
+ * rewrite are the files that are gone after it. Files the bucket merely overlaps are far fewer.
+ */
+class CompactionCostStoreTest {
+  private static final String TABLE = "keyTable";
+  private static final String VOL = "vol";
+  private static final int BUCKETS = 200;
+  private static final String HOT = bucket(100);
+  private static final int PER_ROUND = 100;
+
+  @TempDir
+  Path dir;
+
+  private static String bucket(int i) {
+    return String.format("b%03d", i);
+  }
+
+  @Test
+  void estimateMatchesTheFilesCompactRangeRewrites() throws Exception {
+    try (OmTestStore store = OmTestStore.open(dir)) {
+      List<KeyRange> buckets = new ArrayList<>();
+      for (int b = 0; b < BUCKETS; b++) {
+        store.addBucket(VOL, -100, bucket(b), -1000 - b, BucketLayout.OBJECT_STORE);
+        buckets.add(KeyRange.ofPrefix(TABLE, "/" + VOL + "/" + bucket(b) + "/"));
+      }
+      // Six flushes of interleaved puts to every bucket, then two more in which the hot bucket also loses its
+      // oldest keys (a queue): RocksDB compacts level 0 into level 1 on its own along the way.
+      int round = 0;
+      for (; round < 8; round++) {
+        for (int b = 0; b < BUCKETS; b++) {
+          store.putKeys(VOL, bucket(b), round * PER_ROUND, (round + 1) * PER_ROUND);
+        }
+        if (round >= 6) {
+          store.deleteKeys(VOL, HOT, (round - 6) * 3 * PER_ROUND, (round - 5) * 3 * PER_ROUND);
+        }
+        store.flush();
+      }
+      awaitNoCompaction(store.db());
+      KeyRange hot = KeyRange.ofPrefix(TABLE, "/" + VOL + "/" + HOT + "/");
+      List<SstFile> before = RocksFacts.liveFiles(store.db(), Set.of(TABLE));
+      TableFacts facts = TableFacts.of(before, buckets);
+      CompactionCost cost = CompactionCost.estimate(facts, hot.begin(), hot.end(), false);
+      Set<String> picked = names(CompactionCost.pickedFiles(facts, hot.begin(), hot.end(), false));
+      Set<String> overlapping = names(before.stream()
+          .filter(f -> io.ozonerc.compaction.plan.Keys.overlaps(f.smallestKey(), f.largestKey(), hot.begin(),
+              hot.end())).toList());
+      long written = store.tickers().get("rocksdb.compact.write.bytes");
+
+      RocksFacts.compact(store.db(), hot, false);
+      awaitNoCompaction(store.db());
+
+      written = store.tickers().get("rocksdb.compact.write.bytes") - written;
+      List<SstFile> after = RocksFacts.liveFiles(store.db(), Set.of(TABLE));
+      Set<String> gone = names(before);
+      gone.removeAll(names(after));
+      long goneBytes = before.stream().filter(f -> gone.contains(f.name())).mapToLong(SstFile::sizeBytes).sum();
+      System.out.printf("levels before: %s%nhot bucket overlaps %d files; estimate %d files %d bytes; "
+              + "RocksDB rewrote %d files %d bytes (wrote %d bytes)%n", levels(before), overlapping.size(),
+          cost.files(), cost.bytes(), gone.size(), goneBytes, written);
+      assertEquals(gone, picked, "estimated files vs files compactRange replaced");
+      assertEquals(goneBytes, cost.bytes());
+      assertTrue(gone.size() > overlapping.size(),
+          "straddling level-0 files pull in files beyond the bucket: " + gone.size() + " vs " + overlapping.size());
+    }
+  }
+
+  private static Set<String> names(List<SstFile> files) {
+    return files.stream().map(SstFile::name).collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  private static String levels(List<SstFile> files) {
+    int[] n = new int[7];
+    files.forEach(f -> n[f.level()]++);
+    return java.util.Arrays.toString(n);
+  }
+
+  /** Waits (bounded) until RocksDB runs and owes no compaction on keyTable, so the file set is stable. */
+  private static void awaitNoCompaction(RocksDatabase db) throws IOException, InterruptedException {
+    RocksDatabase.ColumnFamily cf = db.getColumnFamily(TABLE);
+    for (int i = 0; i < 600; i++) {
+      if (Long.parseLong(db.getProperty(cf, "rocksdb.compaction-pending").trim()) == 0
+          && Long.parseLong(db.getProperty(cf, "rocksdb.num-running-compactions").trim()) == 0) {
+        return;
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("RocksDB still compacting keyTable after 30 s");
+  }
+}
