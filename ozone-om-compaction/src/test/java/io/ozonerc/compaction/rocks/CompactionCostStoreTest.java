@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link CompactionCost} against RocksDB itself: on a real OM store where every flush holds writes of every bucket
- * (so level-0 files straddle all of them), the files the estimate says {@code compactRange} of one hot bucket will
- * rewrite are the files that are gone after it. Files the bucket merely overlaps are far fewer.
+ * {@link CompactionCost} against RocksDB itself: on a real OM store where each flush holds writes of many buckets
+ * (so level-0 files straddle them), the files the estimate says {@code compactRange} of one hot bucket will rewrite
+ * are exactly the files that are gone after it, including a level-0 file that does not reach the bucket but
+ * overlaps one that does. Counting the files that overlap the bucket misses it.
  */
 class CompactionCostStoreTest {
   private static final String TABLE = "keyTable";
@@ -47,18 +48,17 @@ class CompactionCostStoreTest {
         store.addBucket(VOL, -100, bucket(b), -1000 - b, BucketLayout.OBJECT_STORE);
         buckets.add(KeyRange.ofPrefix(TABLE, "/" + VOL + "/" + bucket(b) + "/"));
       }
-      // Six flushes of interleaved puts to every bucket, then two more in which the hot bucket also loses its
-      // oldest keys (a queue): RocksDB compacts level 0 into level 1 on its own along the way.
-      int round = 0;
-      for (; round < 8; round++) {
-        for (int b = 0; b < BUCKETS; b++) {
-          store.putKeys(VOL, bucket(b), round * PER_ROUND, (round + 1) * PER_ROUND);
-        }
-        if (round >= 6) {
-          store.deleteKeys(VOL, HOT, (round - 6) * 3 * PER_ROUND, (round - 5) * 3 * PER_ROUND);
-        }
-        store.flush();
+      // Four flushes of interleaved puts to every bucket; RocksDB compacts them out of level 0 on its own.
+      for (int round = 0; round < 4; round++) {
+        putRound(store, 0, BUCKETS, round);
       }
+      awaitNoCompaction(store.db());
+      // Then three flushes that stay in level 0 (under RocksDB's trigger of 4): b000..b099, which does not reach
+      // the hot bucket b100; b050..b149; and b100..b199 while the hot bucket loses its oldest keys.
+      putRound(store, 0, 100, 4);
+      putRound(store, 50, 150, 5);
+      store.deleteKeys(VOL, HOT, 0, 3 * PER_ROUND);
+      putRound(store, 100, BUCKETS, 6);
       awaitNoCompaction(store.db());
       KeyRange hot = KeyRange.ofPrefix(TABLE, "/" + VOL + "/" + HOT + "/");
       List<SstFile> before = RocksFacts.liveFiles(store.db(), Set.of(TABLE));
@@ -86,6 +86,14 @@ class CompactionCostStoreTest {
       assertTrue(gone.size() > overlapping.size(),
           "straddling level-0 files pull in files beyond the bucket: " + gone.size() + " vs " + overlapping.size());
     }
+  }
+
+  /** One flush holding {@code PER_ROUND} new keys of each bucket in [from, to). */
+  private static void putRound(OmTestStore store, int from, int to, int round) throws IOException {
+    for (int b = from; b < to; b++) {
+      store.putKeys(VOL, bucket(b), round * PER_ROUND, (round + 1) * PER_ROUND);
+    }
+    store.flush();
   }
 
   private static Set<String> names(List<SstFile> files) {
