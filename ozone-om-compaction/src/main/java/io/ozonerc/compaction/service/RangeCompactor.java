@@ -5,6 +5,7 @@ import io.ozonerc.compaction.plan.CompactionPlan;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.NoProgress;
+import io.ozonerc.compaction.plan.PlanWork;
 import io.ozonerc.compaction.plan.PlannerSettings;
 import io.ozonerc.compaction.plan.RangeAssessment;
 import io.ozonerc.compaction.plan.RangePlanner;
@@ -137,7 +138,14 @@ public final class RangeCompactor {
     }
     Map<String, List<KeyRange>> buckets = store.bucketRanges(s.tables());
     List<SstFile> files = store.liveFiles(s.tables());
-    CompactionPlan plan = RangePlanner.plan(files, buckets, unchangedNoProgress(files), s.planner());
+    // Planning counts against the round's budget: on a huge store it stops early with what it assessed so far.
+    PlanWork work = PlanWork.until(() -> stopRequested.getAsBoolean()
+        || (s.timeBudgetNanos() > 0 && nanoClock.getAsLong() - start >= s.timeBudgetNanos()));
+    CompactionPlan plan = RangePlanner.plan(files, buckets, unchangedNoProgress(files), s.planner(), work);
+    if (!plan.complete()) {
+      LOG.info("Planning stopped early after {} steps (time budget or shutdown); this round plans what it reached",
+          work.steps());
+    }
     listener.planned(plan);
 
     List<Compacted> done = new ArrayList<>();
