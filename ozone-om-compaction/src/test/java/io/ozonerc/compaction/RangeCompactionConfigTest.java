@@ -28,6 +28,8 @@ class RangeCompactionConfigTest {
     assertEquals(BottommostMode.AUTO, c.bottommost());
     assertEquals(Duration.ofMinutes(10), c.getInterval());
     assertEquals(RangeCompactionConfig.KNOWN_TABLES, c.tableSet().stream().toList());
+    assertEquals(2_000, c.getDeadHeadMinKeys());
+    assertEquals(Duration.ofSeconds(5), c.getHeadCheckInterval());
   }
 
   @ParameterizedTest(name = "{0} = ''{1}'' is rejected")
@@ -68,6 +70,9 @@ class RangeCompactionConfigTest {
       "ozone.om.range.compaction.pressure.level0.files|-1",
       "ozone.om.range.compaction.pressure.pending.compaction.bytes|-1",
       "ozone.om.range.compaction.backoff.max|0ms",
+      "ozone.om.range.compaction.dead.head.min.keys|-1",
+      "ozone.om.range.compaction.dead.head.min.keys|many",
+      "ozone.om.range.compaction.head.check.interval|-1s",
   })
   void invalidValueFailsNamingTheKey(String key, String value) {
     OzoneConfiguration conf = new OzoneConfiguration();

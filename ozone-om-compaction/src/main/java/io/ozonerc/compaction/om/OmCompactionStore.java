@@ -1,9 +1,11 @@
 package io.ozonerc.compaction.om;
 
+import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.SstFile;
 import io.ozonerc.compaction.plan.WritePressure;
+import io.ozonerc.compaction.rocks.HeadProbe;
 import io.ozonerc.compaction.rocks.RocksFacts;
 import io.ozonerc.compaction.service.CompactionStore;
 import io.ozonerc.compaction.service.StoreUnavailableException;
@@ -132,6 +134,15 @@ public final class OmCompactionStore implements CompactionStore {
       out.put(table, ranges);
     }
     return out;
+  }
+
+  /**
+   * Dead heads of {@code ranges}, all of {@code table}: one bounded seek each plus RocksDB's size estimates
+   * ({@link HeadProbe}). {@code tableFiles} are the table's live files, to turn bytes into entries.
+   */
+  public List<HeadFacts> probeHeads(String table, List<KeyRange> ranges, List<SstFile> tableFiles)
+      throws IOException {
+    return onDb(db -> HeadProbe.probe(db, table, ranges, tableFiles));
   }
 
   @Override

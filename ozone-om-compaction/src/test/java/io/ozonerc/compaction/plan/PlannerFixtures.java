@@ -93,7 +93,7 @@ final class PlannerFixtures {
     Files.writeString(path, sb.toString(), StandardCharsets.UTF_8);
   }
 
-  private static SstFile sst(String[] w, int index) {
+  static SstFile sst(String[] w, int index) {
     Map<String, String> kv = keyValues(w, 5);
     return new SstFile(w[1], String.format("/%06d.sst", index + 1), Integer.parseInt(w[2].substring(1)),
         Keys.parse(w[3]), Keys.parse(w[4]), count(kv.get("entries")), count(kv.getOrDefault("deletions", "0")),
@@ -112,7 +112,7 @@ final class PlannerFixtures {
         BottommostMode.parse(kv.getOrDefault("bottommost", d.bottommost().name())));
   }
 
-  private static Map<String, String> keyValues(String[] w, int from) {
+  static Map<String, String> keyValues(String[] w, int from) {
     Map<String, String> kv = new HashMap<>();
     for (int i = from; i < w.length; i++) {
       int eq = w[i].indexOf('=');

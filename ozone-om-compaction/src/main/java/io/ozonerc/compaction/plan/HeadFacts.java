@@ -1,0 +1,52 @@
+package io.ozonerc.compaction.plan;
+
+/**
+ * What one probe found at the start of a range: where the first live key is, and how many internal keys a seek at
+ * {@code begin} steps over before reaching it (the range's <em>dead head</em>).
+ *
+ * <p>Everything in [begin, firstLive) is dead by definition: a seek returns the first live key at or after
+ * {@code begin}, so every internal key RocksDB holds before it is a tombstone or a value a tombstone hides. The
+ * count is an estimate from RocksDB's approximate sizes and memtable statistics (see
+ * {@code rocks.HeadProbe}), not a scan.
+ *
+ * @param range       the probed range: a bucket prefix range, or a whole table ({@link #isTableHead()})
+ * @param firstLive   the first live key in the range, or {@code null} when the range holds none (then the whole
+ *                    range is dead) or the probe gave up after {@code truncated} skips
+ * @param deadEntries estimated internal keys in [begin, firstLive): SST entries plus memtable entries
+ * @param deadBytes   RocksDB's approximate SST bytes of [begin, firstLive)
+ * @param truncated   the probe stopped after its skip cap without finding a live key; the dead head is at least
+ *                    that long and its end is unknown, so the whole range stands for it
+ */
+public record HeadFacts(KeyRange range, byte[] firstLive, long deadEntries, long deadBytes, boolean truncated) {
+
+  /** Label of a range that stands for a whole table: the keys before its first live key. */
+  public static final String TABLE_HEAD = "(table head)";
+
+  public HeadFacts {
+    if (deadEntries < 0 || deadBytes < 0) {
+      throw new IllegalArgumentException("negative dead head of " + range);
+    }
+  }
+
+  /** The range of a whole table, probed from its first byte. */
+  public static KeyRange tableRange(String table) {
+    return new KeyRange(table, TABLE_HEAD, new byte[0], null);
+  }
+
+  public boolean isTableHead() {
+    return TABLE_HEAD.equals(range.label());
+  }
+
+  /**
+   * The dead span itself, [begin, firstLive); the whole range when it has no live key (or the probe gave up);
+   * {@code null} when {@code begin} itself is live.
+   */
+  public KeyRange deadSpan() {
+    if (firstLive == null) {
+      return range;
+    }
+    return Keys.compare(firstLive, range.begin()) <= 0
+        ? null
+        : new KeyRange(range.table(), range.label(), range.begin(), firstLive);
+  }
+}

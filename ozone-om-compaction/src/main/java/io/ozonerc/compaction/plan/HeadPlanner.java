@@ -1,0 +1,227 @@
+package io.ozonerc.compaction.plan;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Decides which dead heads to compact: the signal that follows the reader.
+ *
+ * <h2>What a read pays</h2>
+ * A listing seeks to where it starts and reads forward. Before it returns anything it steps over every internal
+ * key between its seek key and the first live key: the range's <em>dead head</em>. In Ozone 2.2.0 every listing
+ * pays two heads: {@code listKeys} opens a keyTable iterator whose constructor seeks to the table's first key, then
+ * seeks to the bucket. So a dead run where readers start costs every read, while the same number of tombstones
+ * scattered inside a bucket costs each read almost nothing (a reader only meets those inside its page). Totals per
+ * range (the {@link RangePlanner}'s test) cannot tell these apart; the head can, and it is cheap to measure: one
+ * bounded seek per range plus RocksDB's approximate sizes ({@link HeadFacts}).
+ *
+ * <h2>Threshold against the ideal read</h2>
+ * A head qualifies when its dead entries reach {@code minDeadKeys}, chosen against the work of an ideal read
+ * rather than as an absolute count (see {@code dead.head.min.keys}): a page of 1,000 live entries costs ~2.5 ms
+ * in the OM, a skipped internal key ~0.1-0.2 us, so 2,000 dead keys add ~0.25 ms, a tenth of an ideal page.
+ * Only the dead span [begin, firstLive) is compacted, not the whole bucket: it is all a reader pays for, and a
+ * queue bucket's live tail can be far larger than its head.
+ *
+ * <h2>Which ranges to probe</h2>
+ * Every watched table's head (whole-table range), always: it is crossed by every iterator the OM opens from the
+ * table's start. Then bucket ranges whose <em>upper bound</em> of dead entries reaches the threshold: every
+ * deletion of every SST file that overlaps the bucket, counted whole, plus every delete in the table's memtables,
+ * twice (a deleted key costs its tombstone and the value it hides). A flush holds every bucket written since the
+ * last one, so L0 files straddle many buckets; sharing their deletions between buckets by key position can give a
+ * hot bucket an estimate of 0, but counting them whole can only overcount, so the hot bucket is never missed. The
+ * probe then measures the head exactly where the bound was loose. Candidates are ordered by their bound and capped
+ * at {@link #PROBES_PER_ROUND}; when there are more, half the budget goes to the largest bounds and half rotates
+ * through the rest, so every candidate is probed within a bounded number of rounds.
+ *
+ * <h2>Ranking</h2>
+ * Table heads first, largest first: every listing of every bucket crosses its table's head, and a table head is
+ * also the head of the table's first bucket. Then bucket heads by dead entries. A bucket head inside a planned
+ * table head's span is left out (one compaction covers both).
+ *
+ * <p>Pure: no clock, no I/O, no RocksDB.
+ */
+public final class HeadPlanner {
+  /**
+   * Most ranges probed per table per round, table head included. A probe is one seek that steps over the head
+   * it measures, ~50 us for a head at the threshold, plus two approximate-size calls: 1,000 probes is ~50-100 ms,
+   * small next to one compaction and to a round's interval.
+   */
+  public static final int PROBES_PER_ROUND = 1_000;
+
+  /** Dead entries a deleted key costs a reader at most, in the OM's create-then-delete use: tombstone + value. */
+  static final int DEAD_ENTRIES_PER_DELETE = 2;
+
+  private HeadPlanner() { }
+
+  /** A bucket range and the upper bound of the dead entries a seek at its start could step over. */
+  public record ProbeCandidate(KeyRange range, long deadBound) {
+    @Override
+    public String toString() {
+      return range.table() + " " + range.label() + " bound=" + deadBound;
+    }
+  }
+
+  /**
+   * The ranges of one table to probe this round: its table head first, then bucket candidates (see the class
+   * comment), at most {@code budget} in all.
+   *
+   * @param sortedBuckets the table's bucket ranges in key order ({@link RangePlanner#sortedBuckets})
+   * @param memDeletes    deletes in the table's memtables (they may lie in any bucket)
+   * @param hot           ranges whose head qualified when last probed; probed first whatever their bound
+   * @param rotation      a counter the caller increases every round; moves the rotating half of the budget
+   */
+  public static List<KeyRange> pickProbes(String table, List<SstFile> tableFiles, long memDeletes,
+      List<KeyRange> sortedBuckets, List<KeyRange> hot, long minDeadKeys, int budget, long rotation) {
+    List<KeyRange> out = new ArrayList<>();
+    if (minDeadKeys <= 0 || budget <= 0) {
+      return out;
+    }
+    out.add(HeadFacts.tableRange(table));
+    List<KeyRange> hotHere = hot.stream().filter(r -> r.table().equals(table) && !isTableHead(r)).toList();
+    for (KeyRange r : hotHere) {
+      if (out.size() < budget) {
+        out.add(r);
+      }
+    }
+    List<ProbeCandidate> rest = new ArrayList<>();
+    for (ProbeCandidate c : candidates(tableFiles, memDeletes, sortedBuckets, minDeadKeys)) {
+      if (hotHere.stream().noneMatch(h -> Arrays.equals(h.begin(), c.range().begin()))) {
+        rest.add(c);
+      }
+    }
+    int slots = budget - out.size();
+    if (rest.size() <= slots) {
+      rest.forEach(c -> out.add(c.range()));
+      return out;
+    }
+    int top = (slots + 1) / 2;
+    for (int i = 0; i < top; i++) {
+      out.add(rest.get(i).range());
+    }
+    int rotating = slots - top;
+    int others = rest.size() - top;
+    long start = Math.floorMod(rotation * rotating, (long) others);
+    for (int i = 0; i < rotating; i++) {
+      out.add(rest.get(top + (int) ((start + i) % others)).range());
+    }
+    return out;
+  }
+
+  /**
+   * Bucket ranges whose upper bound of dead entries reaches {@code minDeadKeys}, largest bound first (ties in key
+   * order). One sort of the files by each end and a binary search per bucket: O((buckets + files) log files).
+   * The deletions of the files overlapping [b, e) are those of files starting before e minus those of files
+   * ending before b (a file that ends before b also starts before e).
+   */
+  static List<ProbeCandidate> candidates(List<SstFile> tableFiles, long memDeletes, List<KeyRange> sortedBuckets,
+      long minDeadKeys) {
+    int n = tableFiles.size();
+    byte[][] smallest = new byte[n][];
+    byte[][] largest = new byte[n][];
+    long[] delBySmallest = new long[n + 1]; // prefix sums of deletions, files ordered by smallest key
+    long[] delByLargest = new long[n + 1];  // ... ordered by largest key
+    List<SstFile> bySmallest = new ArrayList<>(tableFiles);
+    bySmallest.sort(Comparator.comparing(SstFile::smallestKey, Keys::compare));
+    List<SstFile> byLargest = new ArrayList<>(tableFiles);
+    byLargest.sort(Comparator.comparing(SstFile::largestKey, Keys::compare));
+    for (int i = 0; i < n; i++) {
+      smallest[i] = bySmallest.get(i).smallestKey();
+      delBySmallest[i + 1] = delBySmallest[i] + bySmallest.get(i).deletions();
+      largest[i] = byLargest.get(i).largestKey();
+      delByLargest[i + 1] = delByLargest[i] + byLargest.get(i).deletions();
+    }
+    List<ProbeCandidate> out = new ArrayList<>();
+    for (KeyRange b : sortedBuckets) {
+      long startBeforeEnd = b.end() == null ? delBySmallest[n] : delBySmallest[countBelow(smallest, b.end())];
+      long endBeforeBegin = delByLargest[countBelow(largest, b.begin())];
+      long bound = DEAD_ENTRIES_PER_DELETE * (startBeforeEnd - endBeforeBegin + memDeletes);
+      if (bound >= minDeadKeys) {
+        out.add(new ProbeCandidate(b, bound));
+      }
+    }
+    out.sort(Comparator.comparingLong(ProbeCandidate::deadBound).reversed());
+    return out;
+  }
+
+  /** Number of keys in sorted {@code keys} strictly below {@code bound}. */
+  private static int countBelow(byte[][] keys, byte[] bound) {
+    int lo = 0;
+    int hi = keys.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (Keys.compare(keys[mid], bound) < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  private static boolean isTableHead(KeyRange r) {
+    return HeadFacts.TABLE_HEAD.equals(r.label());
+  }
+
+  /**
+   * Plans the dead heads found by a probe: each head with at least {@code minDeadKeys} dead entries becomes a
+   * compaction of its dead span, assessed like any range (cost, bottommost mode, busy files) so the round can
+   * re-check and verify it the same way. Ranked as the class comment says; {@code notPlanned} holds the probed
+   * heads that did not qualify or must wait.
+   *
+   * @param filesByTable live SST files per table
+   * @param bucketsByTable sorted bucket ranges per table
+   */
+  public static CompactionPlan plan(List<HeadFacts> heads, Map<String, List<SstFile>> filesByTable,
+      Map<String, List<KeyRange>> bucketsByTable, PlannerSettings settings, long minDeadKeys) {
+    List<HeadFacts> ranked = new ArrayList<>(heads);
+    ranked.sort(Comparator.comparing((HeadFacts h) -> !h.isTableHead())
+        .thenComparing(Comparator.comparingLong(HeadFacts::deadEntries).reversed())
+        .thenComparing(h -> h.range().table())
+        .thenComparing(h -> h.range().begin(), Keys::compare));
+    List<RangeAssessment> planned = new ArrayList<>();
+    List<RangeAssessment> notPlanned = new ArrayList<>();
+    for (HeadFacts h : ranked) {
+      KeyRange span = h.deadSpan();
+      if (span == null || h.deadEntries() == 0) {
+        continue; // starts with a live key: nothing to report
+      }
+      RangeAssessment a = assess(h, filesByTable.getOrDefault(span.table(), List.of()),
+          bucketsByTable.getOrDefault(span.table(), List.of()), settings, minDeadKeys);
+      if (a.verdict() == Verdict.PLANNED && planned.stream().anyMatch(p -> covers(p.range(), span))) {
+        continue; // inside a head planned before it, usually its table's head
+      }
+      (a.verdict() == Verdict.PLANNED ? planned : notPlanned).add(a);
+    }
+    return new CompactionPlan(List.copyOf(planned), List.copyOf(notPlanned), Map.of());
+  }
+
+  /**
+   * One head against the threshold, with the range's cost and bottommost decision from the SST facts. Used by
+   * {@link #plan} and by the round's re-check on a fresh probe.
+   */
+  public static RangeAssessment assess(HeadFacts h, List<SstFile> tableFiles, List<KeyRange> sortedBuckets,
+      PlannerSettings settings, long minDeadKeys) {
+    KeyRange span = h.deadSpan() == null ? h.range() : h.deadSpan();
+    RangeAssessment base = RangePlanner.assess(span, tableFiles, sortedBuckets, settings);
+    boolean qualifies = minDeadKeys > 0 && h.deadEntries() >= minDeadKeys;
+    String why = String.format(Locale.ROOT, "dead head %d %s %d (%s)", h.deadEntries(),
+        qualifies ? ">=" : "<", minDeadKeys, h.firstLive() == null
+            ? (h.truncated() ? "no live key within the probe's skip cap" : "no live key in the range")
+            : "first live key " + Keys.show(h.firstLive()));
+    // A head still in the memtables qualifies too: compactRange flushes a memtable that overlaps its range.
+    Verdict v = !qualifies ? Verdict.BELOW_THRESHOLD : base.stats().busy() ? Verdict.BUSY : Verdict.PLANNED;
+    if (v == Verdict.BUSY) {
+      why = "an overlapping file is being compacted; " + why;
+    }
+    return new RangeAssessment(span, base.stats(), v, why, base.forceBottommost());
+  }
+
+  private static boolean covers(KeyRange outer, KeyRange inner) {
+    return outer.table().equals(inner.table()) && Keys.compare(outer.begin(), inner.begin()) <= 0
+        && Keys.compareEnds(inner.end(), outer.end()) <= 0;
+  }
+}

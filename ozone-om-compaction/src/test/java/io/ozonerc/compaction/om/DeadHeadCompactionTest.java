@@ -1,0 +1,218 @@
+package io.ozonerc.compaction.om;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ozonerc.compaction.RangeCompactionConfig;
+import io.ozonerc.compaction.plan.CompactionPlan;
+import io.ozonerc.compaction.plan.HeadFacts;
+import io.ozonerc.compaction.plan.HeadPlanner;
+import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.Keys;
+import io.ozonerc.compaction.plan.PlannerSettings;
+import io.ozonerc.compaction.plan.RangeAssessment;
+import io.ozonerc.compaction.plan.RangePlanner;
+import io.ozonerc.compaction.plan.SstFile;
+import io.ozonerc.compaction.plan.Verdict;
+import io.ozonerc.compaction.testing.OmTestStore;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.hdds.conf.OzoneConfiguration;
+import org.apache.hadoop.ozone.om.helpers.BucketLayout;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.LiveFileMetaData;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Dead heads on a real OM store, under the default configuration: probe, plan, compact the planned heads in
+ * order, and check with RocksDB's own skip ticker what a seek pays before and after.
+ */
+class DeadHeadCompactionTest {
+  private static final Logger LOG = LoggerFactory.getLogger(DeadHeadCompactionTest.class);
+  private static final String KEYS = "keyTable";
+  private static final RangeCompactionConfig DEFAULTS = RangeCompactionConfig.from(new OzoneConfiguration());
+
+  @TempDir
+  Path dir;
+
+  /** One pass of the head signal over keyTable: pick probes, probe, plan. */
+  private static CompactionPlan planHeads(OmCompactionStore store, List<KeyRange> probed) throws Exception {
+    List<SstFile> files = store.liveFiles(Set.of(KEYS));
+    long memDeletes = store.memtables(Set.of(KEYS)).get(0).deletes();
+    List<KeyRange> buckets = RangePlanner.sortedBuckets(store.bucketRanges(Set.of(KEYS)).get(KEYS));
+    List<KeyRange> probes = HeadPlanner.pickProbes(KEYS, files, memDeletes, buckets, List.of(),
+        DEFAULTS.getDeadHeadMinKeys(), HeadPlanner.PROBES_PER_ROUND, 0);
+    probed.addAll(probes);
+    List<HeadFacts> heads = store.probeHeads(KEYS, probes, files);
+    return HeadPlanner.plan(heads, Map.of(KEYS, files), Map.of(KEYS, buckets),
+        DEFAULTS.plannerSettings(), DEFAULTS.getDeadHeadMinKeys());
+  }
+
+  private static void compactAll(OmCompactionStore store, CompactionPlan plan) throws Exception {
+    for (RangeAssessment a : plan.planned()) {
+      store.compact(a.range(), a.forceBottommost());
+    }
+  }
+
+  private static CompactionPlan rangePlan(OmCompactionStore store, PlannerSettings s) throws Exception {
+    return RangePlanner.plan(store.liveFiles(Set.of(KEYS)), store.bucketRanges(Set.of(KEYS)), List.of(), s);
+  }
+
+  @Test
+  void deadTableHeadIsCompactedFirstAndASeekAtTheTableStartThenSkipsNothing() throws Exception {
+    try (OmTestStore s = OmTestStore.open(dir)) {
+      OmCompactionStore store = new OmCompactionStore(s.metadata());
+      s.addBucket("v", 1, "a", 2, BucketLayout.OBJECT_STORE); // first bucket: a queue, its oldest 20k deleted
+      s.addBucket("v", 1, "c", 3, BucketLayout.OBJECT_STORE); // a later bucket with a longer dead head
+      s.putKeys("v", "a", 0, 30_000);
+      s.putKeys("v", "c", 0, 60_000);
+      s.flush();
+      s.deleteKeys("v", "a", 0, 20_000);
+      s.deleteKeys("v", "c", 0, 40_000);
+      s.flush();
+      long before = s.skipsForSeek(KEYS, "");
+      assertTrue(before >= 39_000, "a seek at the table start steps over bucket a's dead head: " + before);
+
+      CompactionPlan plan = planHeads(store, new java.util.ArrayList<>());
+      plan.describe().forEach(l -> LOG.info("heads: {}", l));
+      RangeAssessment first = plan.planned().get(0);
+      assertEquals(HeadFacts.TABLE_HEAD, first.range().label(), "the table head ranks first");
+      assertArrayEquals(Keys.utf8("/v/a/" + OmTestStore.keyName(20_000)), first.range().end());
+      assertEquals("/v/c/", plan.planned().get(1).range().label(), "then the longer bucket head");
+      assertEquals(2, plan.planned().size(), "bucket a's head lies inside the table head: one compaction");
+
+      compactAll(store, plan);
+      long after = s.skipsForSeek(KEYS, "");
+      long afterC = s.skipsForSeek(KEYS, "/v/c/");
+      LOG.info("seek at the table start: {} skips before, {} after; at /v/c/: {} after", before, after, afterC);
+      assertTrue(after <= 10, "table head skips after: " + after);
+      assertTrue(afterC <= 10, "bucket c head skips after: " + afterC);
+      assertEquals(0, planHeads(store, new java.util.ArrayList<>()).planned().size(), "nothing left to do");
+    }
+  }
+
+  @Test
+  void smallShareButLongAgainstAPageIsCompactedScatteredIsNot() throws Exception {
+    try (OmTestStore s = OmTestStore.open(dir)) {
+      OmCompactionStore store = new OmCompactionStore(s.metadata());
+      s.addBucket("v", 1, "a", 2, BucketLayout.OBJECT_STORE); // live first bucket: the table head is live
+      s.addBucket("v", 1, "q", 3, BucketLayout.OBJECT_STORE); // queue: oldest 5,000 of 100,000 deleted
+      s.addBucket("v", 1, "s", 4, BucketLayout.OBJECT_STORE); // the same 5,000 deletes, scattered
+      s.putKeys("v", "a", 0, 1_000);
+      s.putKeys("v", "q", 0, 100_000);
+      s.putKeys("v", "s", 0, 100_000);
+      s.flush();
+      s.deleteKeys("v", "q", 0, 5_000);
+      for (int i = 1; i < 100_000; i += 20) {
+        s.deleteKeys("v", "s", i, i + 1);
+      }
+      s.flush();
+      long queueBefore = s.skipsForSeek(KEYS, "/v/q/");
+      long scatteredBefore = s.skipsForSeek(KEYS, "/v/s/");
+      assertTrue(queueBefore >= 9_900, "queue head: tombstone + put per deleted key: " + queueBefore);
+      assertTrue(scatteredBefore <= 10, "scattered: the first key is live: " + scatteredBefore);
+
+      // The range test misses both: 5,000 tombstones < min.tombstones=10,000 and ~5% < 30%.
+      assertTrue(rangePlan(store, DEFAULTS.plannerSettings()).planned().isEmpty());
+
+      List<KeyRange> probed = new java.util.ArrayList<>();
+      CompactionPlan plan = planHeads(store, probed);
+      plan.describe().forEach(l -> LOG.info("heads: {}", l));
+      assertEquals(1, plan.planned().size(), String.join("\n", plan.describe()));
+      RangeAssessment q = plan.planned().get(0);
+      assertEquals("/v/q/", q.range().label());
+      assertArrayEquals(Keys.utf8("/v/q/" + OmTestStore.keyName(5_000)), q.range().end(), "just the dead span");
+      assertTrue(probed.stream().anyMatch(r -> r.label().equals("/v/s/")), "the scattered bucket was probed");
+
+      compactAll(store, plan);
+      long queueAfter = s.skipsForSeek(KEYS, "/v/q/");
+      LOG.info("queue head skips {} -> {}; scattered bucket head skips {}", queueBefore, queueAfter,
+          scatteredBefore);
+      assertTrue(queueAfter <= 10, "queue head skips after: " + queueAfter);
+    }
+  }
+
+  /**
+   * Part of a busy OM: 200 cold buckets written together with one hot queue, so each of the many flushes holds
+   * every bucket's writes and the L0 files straddle everything. The head signal still finds the hot bucket.
+   */
+  @Test
+  void hotQueueAmongManyColdBucketsSharingItsFlushesIsFoundAndItsHeadRemoved() throws Exception {
+    try (OmTestStore s = OmTestStore.open(dir)) {
+      OmCompactionStore store = new OmCompactionStore(s.metadata());
+      int cold = 200;
+      for (int b = 0; b < cold; b++) {
+        s.addBucket("v", 1, String.format("c%03d", b), 10 + b, BucketLayout.OBJECT_STORE);
+      }
+      s.addBucket("v", 1, "hot", 5, BucketLayout.OBJECT_STORE);
+      int tail = 0;
+      int head = 0;
+      for (int round = 0; round < 30; round++) {
+        for (int b = 0; b < cold; b++) {
+          s.putKeys("v", String.format("c%03d", b), round * 50, round * 50 + 50);
+        }
+        s.putKeys("v", "hot", tail, tail + 2_000);
+        tail += 2_000;
+        if (round >= 5) {
+          s.deleteKeys("v", "hot", head, head + 2_000);
+          head += 2_000;
+        }
+        s.flush();
+      }
+      awaitNoBackgroundCompaction(s); // a file RocksDB is compacting makes a head wait (busy) for the next round
+      KeyRange hot = KeyRange.ofPrefix(KEYS, "/v/hot/");
+      long before = s.skipsForSeek(KEYS, "/v/hot/");
+      List<SstFile> files = store.liveFiles(Set.of(KEYS));
+      RangeAssessment shared = RangePlanner.assess(hot, files,
+          RangePlanner.sortedBuckets(store.bucketRanges(Set.of(KEYS)).get(KEYS)), DEFAULTS.plannerSettings());
+      LOG.info("hot bucket: {} skips for a seek; the range planner's shared estimate: {} tombstones of {} deleted "
+          + "keys in {} files", before, Math.round(shared.stats().tombstones()), head, shared.stats().files());
+
+      List<KeyRange> probed = new java.util.ArrayList<>();
+      CompactionPlan plan = planHeads(store, probed);
+      plan.describe().forEach(l -> LOG.info("heads: {}", l));
+      LOG.info("{} ranges probed", probed.size());
+      assertTrue(probed.stream().anyMatch(r -> r.label().equals("/v/hot/")), "the hot bucket is a candidate");
+      RangeAssessment h = plan.planned().stream().filter(a -> a.range().label().equals("/v/hot/")).findFirst()
+          .orElseThrow(() -> new AssertionError("hot head not planned:\n" + String.join("\n", plan.describe())));
+      assertArrayEquals(Keys.utf8("/v/hot/" + OmTestStore.keyName(head)), h.range().end());
+      assertTrue(plan.planned().stream().allMatch(a -> a.range().label().equals("/v/hot/")),
+          "no cold bucket has a dead head: " + plan.describe());
+      assertTrue(plan.notPlanned().stream().noneMatch(a -> a.verdict() == Verdict.PLANNED));
+
+      compactAll(store, plan);
+      long after = s.skipsForSeek(KEYS, "/v/hot/");
+      LOG.info("hot head skips {} -> {}; deletions left in files overlapping the hot bucket: {}", before, after,
+          deletionsIn(s, "/v/hot/"));
+      assertTrue(before >= 2 * DEFAULTS.getDeadHeadMinKeys(), "before: " + before);
+      assertTrue(after <= 10, "after: " + after);
+      assertEquals(0, deletionsIn(s, "/v/hot/"), "the compaction carried the head's tombstones out");
+    }
+  }
+
+  /** Bounded poll until RocksDB reports no file of keyTable being compacted. */
+  private static void awaitNoBackgroundCompaction(OmTestStore s) throws Exception {
+    for (int i = 0; i < 300; i++) {
+      if (s.filesOverlapping(KEYS, new byte[0], null).stream().noneMatch(LiveFileMetaData::beingCompacted)) {
+        return;
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("RocksDB still compacting keyTable after 30 s");
+  }
+
+  /** Deletions RocksDB reports for the live files overlapping a bucket prefix (counted whole). */
+  private static long deletionsIn(OmTestStore s, String prefix) throws Exception {
+    KeyRange r = KeyRange.ofPrefix(KEYS, prefix);
+    long sum = 0;
+    for (LiveFileMetaData f : s.filesOverlapping(KEYS, r.begin(), r.end())) {
+      sum += f.numDeletions();
+    }
+    return sum;
+  }
+}

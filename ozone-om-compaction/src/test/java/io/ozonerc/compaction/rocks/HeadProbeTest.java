@@ -1,0 +1,151 @@
+package io.ozonerc.compaction.rocks;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ozonerc.compaction.plan.HeadFacts;
+import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.Keys;
+import io.ozonerc.compaction.plan.SstFile;
+import io.ozonerc.compaction.testing.OmTestStore;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.ozone.om.helpers.BucketLayout;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The probe against what RocksDB itself counts: the {@code rocksdb.number.iter.skip} ticker around a seek at the
+ * same key is the true dead head; the probe's estimate must land near it.
+ */
+class HeadProbeTest {
+  private static final Logger LOG = LoggerFactory.getLogger(HeadProbeTest.class);
+  private static final String KEYS = "keyTable";
+
+  @TempDir
+  Path dir;
+
+  private static List<SstFile> files(OmTestStore s) throws Exception {
+    return RocksFacts.liveFiles(s.db(), Set.of(KEYS));
+  }
+
+  private static HeadFacts probe(OmTestStore s, KeyRange r) throws Exception {
+    return HeadProbe.probe(s.db(), KEYS, List.of(r), files(s)).get(0);
+  }
+
+  /** Key interpolation over the SST facts, the alternative estimate, for the record. */
+  private static long interpolated(List<SstFile> files, byte[] begin, byte[] end) {
+    double sum = 0;
+    for (SstFile f : files) {
+      sum += f.entries() * Keys.overlapFraction(f.smallestKey(), f.largestKey(), begin, end);
+    }
+    return Math.round(sum);
+  }
+
+  private static void record(String what, OmTestStore s, HeadFacts h, long skips) throws Exception {
+    KeyRange span = h.deadSpan();
+    LOG.info("{}: probe estimate {} entries ({} bytes), interpolation {}, skip ticker {}", what, h.deadEntries(),
+        h.deadBytes(), span == null ? 0 : interpolated(files(s), span.begin(), span.end()), skips);
+  }
+
+  @Test
+  void queueHeadInSstFilesIsFoundAndSizedNearTheSkipTicker() throws Exception {
+    try (OmTestStore s = OmTestStore.open(dir)) {
+      s.addBucket("v", 1, "q", 2, BucketLayout.OBJECT_STORE);
+      s.putKeys("v", "q", 0, 50_000);
+      s.flush();
+      s.deleteKeys("v", "q", 0, 20_000);
+      s.flush();
+      HeadFacts h = probe(s, KeyRange.ofPrefix(KEYS, "/v/q/"));
+      long skips = s.skipsForSeek(KEYS, "/v/q/");
+      record("queue head, flushed", s, h, skips);
+      assertArrayEquals(Keys.utf8("/v/q/" + OmTestStore.keyName(20_000)), h.firstLive());
+      assertTrue(skips >= 39_000, "a seek steps over tombstone + put per deleted key: " + skips);
+      assertWithin(h.deadEntries(), skips, 0.25);
+    }
+  }
+
+  @Test
+  void deletesStillInTheMemtableAreCounted() throws Exception {
+    try (OmTestStore s = OmTestStore.open(dir)) {
+      s.addBucket("v", 1, "q", 2, BucketLayout.OBJECT_STORE);
+      s.putKeys("v", "q", 0, 30_000);
+      s.flush();
+      s.deleteKeys("v", "q", 0, 10_000); // not flushed
+      HeadFacts h = probe(s, KeyRange.ofPrefix(KEYS, "/v/q/"));
+      long skips = s.skipsForSeek(KEYS, "/v/q/");
+      record("queue head, deletes in memtable", s, h, skips);
+      assertTrue(skips >= 19_000, "skips " + skips);
+      assertWithin(h.deadEntries(), skips, 0.25);
+    }
+  }
+
+  @Test
+  void wholeTableHeadAndLiveStartAndEmptyBucket() throws Exception {
+    try (OmTestStore s = OmTestStore.open(dir)) {
+      s.addBucket("v", 1, "a", 2, BucketLayout.OBJECT_STORE);
+      s.addBucket("v", 1, "b", 3, BucketLayout.OBJECT_STORE);
+      s.putKeys("v", "a", 0, 10_000);
+      s.putKeys("v", "b", 0, 10_000);
+      s.flush();
+      s.deleteKeys("v", "a", 0, 10_000); // bucket a: all dead
+      s.flush();
+      HeadFacts table = probe(s, HeadFacts.tableRange(KEYS));
+      long tableSkips = s.skipsForSeek(KEYS, "");
+      record("table head over a dead first bucket", s, table, tableSkips);
+      assertArrayEquals(Keys.utf8("/v/b/" + OmTestStore.keyName(0)), table.firstLive());
+      assertWithin(table.deadEntries(), tableSkips, 0.25);
+
+      HeadFacts a = probe(s, KeyRange.ofPrefix(KEYS, "/v/a/"));
+      assertNull(a.firstLive(), "bucket a has no live key; the upper bound stops the seek at its end");
+      assertArrayEquals(Keys.utf8("/v/a0"), a.deadSpan().end(), "the dead span is the whole bucket");
+      assertWithin(a.deadEntries(), tableSkips, 0.25);
+
+      HeadFacts b = probe(s, KeyRange.ofPrefix(KEYS, "/v/b/"));
+      assertArrayEquals(Keys.utf8("/v/b/" + OmTestStore.keyName(0)), b.firstLive());
+      assertEquals(0, b.deadEntries(), "bucket b starts with a live key");
+    }
+  }
+
+  /** Many buckets written together, so every flush straddles all of them; one hot queue among them. */
+  @Test
+  void hotQueueAmongColdBucketsWithStraddlingFlushes() throws Exception {
+    try (OmTestStore s = OmTestStore.open(dir)) {
+      int cold = 200;
+      for (int b = 0; b < cold; b++) {
+        s.addBucket("v", 1, String.format("c%03d", b), 10 + b, BucketLayout.OBJECT_STORE);
+      }
+      s.addBucket("v", 1, "hot", 5, BucketLayout.OBJECT_STORE);
+      int tail = 0;
+      int head = 0;
+      for (int round = 0; round < 30; round++) {
+        for (int b = 0; b < cold; b++) {
+          s.putKeys("v", String.format("c%03d", b), round * 50, round * 50 + 50);
+        }
+        s.putKeys("v", "hot", tail, tail + 1_000);
+        tail += 1_000;
+        if (round >= 5) {
+          s.deleteKeys("v", "hot", head, head + 1_000);
+          head += 1_000;
+        }
+        s.flush();
+      }
+      HeadFacts h = probe(s, KeyRange.ofPrefix(KEYS, "/v/hot/"));
+      long skips = s.skipsForSeek(KEYS, "/v/hot/");
+      record("hot queue among " + cold + " cold buckets", s, h, skips);
+      assertArrayEquals(Keys.utf8("/v/hot/" + OmTestStore.keyName(head)), h.firstLive());
+      assertTrue(skips >= 5_000, "skips " + skips);
+      assertWithin(h.deadEntries(), skips, 0.5);
+    }
+  }
+
+  private static void assertWithin(long estimate, long actual, double tolerance) {
+    assertTrue(Math.abs(estimate - actual) <= tolerance * actual,
+        "estimate " + estimate + " not within " + tolerance + " of RocksDB's count " + actual);
+  }
+}
