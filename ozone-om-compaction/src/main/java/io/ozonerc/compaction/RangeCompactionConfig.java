@@ -241,8 +241,8 @@ public class RangeCompactionConfig {
     if (deadHeadMinKeys < 0) {
       fail(".dead.head.min.keys", deadHeadMinKeys, "must be >= 0 (0 = off)");
     }
-    if (headCheckInterval == null || headCheckInterval.isNegative()) {
-      fail(".head.check.interval", headCheckInterval, "must be >= 0 (0 = only in full rounds)");
+    if (headCheckInterval == null || !headCheckInterval.isZero()) {
+      schedulable(PREFIX + ".head.check.interval", headCheckInterval); // 0 = heads only in full rounds
     }
     if (pressurePendingCompactionBytes < 0) {
       fail(".pressure.pending.compaction.bytes", pressurePendingCompactionBytes, "must be >= 0");

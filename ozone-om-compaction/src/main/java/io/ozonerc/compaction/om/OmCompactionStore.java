@@ -136,10 +136,8 @@ public final class OmCompactionStore implements CompactionStore {
     return out;
   }
 
-  /**
-   * Dead heads of {@code ranges}, all of {@code table}: one bounded seek each plus RocksDB's size estimates
-   * ({@link HeadProbe}). {@code tableFiles} are the table's live files, to turn bytes into entries.
-   */
+  /** One bounded seek per range plus RocksDB's size estimates ({@link HeadProbe}). */
+  @Override
   public List<HeadFacts> probeHeads(String table, List<KeyRange> ranges, List<SstFile> tableFiles)
       throws IOException {
     return onDb(db -> HeadProbe.probe(db, table, ranges, tableFiles));

@@ -1,5 +1,6 @@
 package io.ozonerc.compaction.service;
 
+import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.SstFile;
@@ -20,6 +21,12 @@ public interface CompactionStore {
 
   /** Per table, one key range per bucket prefix (from the OM's volume and bucket tables). */
   Map<String, List<KeyRange>> bucketRanges(Set<String> tables) throws IOException;
+
+  /**
+   * Dead heads of {@code ranges}, all of {@code table}: where each range's first live key is and how many internal
+   * keys precede it. {@code tableFiles} are the table's live files. Reads only.
+   */
+  List<HeadFacts> probeHeads(String table, List<KeyRange> ranges, List<SstFile> tableFiles) throws IOException;
 
   /** Entries and deletes in each table's memtables (active and immutable). */
   List<MemtableFacts> memtables(Set<String> tables) throws IOException;

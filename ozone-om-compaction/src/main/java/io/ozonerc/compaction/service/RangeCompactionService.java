@@ -70,6 +70,9 @@ public class RangeCompactionService extends BackgroundService {
   /** The last {@link #HISTORY} compactions, oldest first: what operators and tests ask "did it compact X?". */
   private final Deque<Compacted> history = new ArrayDeque<>();
   static final int HISTORY = 256;
+  private volatile RoundResult lastHeadCheck;
+  /** End of the last head check (only the service thread touches it), or null before the first. */
+  private volatile Long lastHeadCheckEndNanos;
   private int consecutivePressureStops; // guarded by roundLock
   private long backoffStartNanos;       // guarded by roundLock: when the current back-off began
   private long backoffNanos;            // guarded by roundLock: its length; 0 when none
@@ -151,25 +154,117 @@ public class RangeCompactionService extends BackgroundService {
   }
 
   /**
-   * A round when {@code .interval} has passed since the last one that ran. A tick skipped for back-off does not
-   * count as a round, so the back-off alone decides when the next one runs.
+   * A wake of the service's thread when something is due ({@link #due}): a full round, or a head check between
+   * rounds. A tick skipped for back-off does not count as a round, so the back-off alone decides when the next
+   * one runs.
    */
   @Override
   public BackgroundTaskQueue getTasks() {
     BackgroundTaskQueue queue = new BackgroundTaskQueue();
-    long now = nanoClock.getAsLong();
     RangeCompactionConfig c = config;
     if (!stopping && c.isEnabled()
-        && (lastScheduledEndNanos == null || now - lastScheduledEndNanos >= RangeCompactor.nanos(c.getInterval()))) {
+        && due(nanoClock.getAsLong(), lastScheduledEndNanos, lastHeadCheckEndNanos, c) != Due.NOTHING) {
       queue.add(() -> {
-        RoundResult r = runRound(false);
-        if (r.outcome() != Outcome.BACKING_OFF) {
-          lastScheduledEndNanos = nanoClock.getAsLong();
-        }
+        tick();
         return EmptyTaskResult.newResult();
       });
     }
     return queue;
+  }
+
+  /** What a wake of the service's thread should do. */
+  enum Due { ROUND, HEAD_CHECK, NOTHING }
+
+  /**
+   * What is due at {@code now}: a full round when none has run or {@code interval} has passed since the last one
+   * ended; else a head check when head checks are on and {@code head.check.interval} has passed since the last
+   * round or check ended; else nothing. The executor wakes every {@value #TICK_MS} ms (or every interval, if
+   * shorter), so a shorter head check interval is rounded up to that tick.
+   *
+   * @param lastRoundEnd end of the last scheduled full round, or null before the first
+   * @param lastCheckEnd end of the last head check, or null before the first
+   */
+  static Due due(long now, Long lastRoundEnd, Long lastCheckEnd, RangeCompactionConfig c) {
+    if (lastRoundEnd == null || now - lastRoundEnd >= RangeCompactor.nanos(c.getInterval())) {
+      return Due.ROUND;
+    }
+    long headCheck = RangeCompactor.nanos(c.getHeadCheckInterval());
+    if (c.getDeadHeadMinKeys() <= 0 || headCheck <= 0) {
+      return Due.NOTHING;
+    }
+    long last = lastCheckEnd == null ? lastRoundEnd : Math.max(lastRoundEnd, lastCheckEnd);
+    return now - last >= headCheck ? Due.HEAD_CHECK : Due.NOTHING;
+  }
+
+  /** What one wake of the service's thread did; {@code result} is null when nothing was due. */
+  record Tick(Due due, RoundResult result) {
+    boolean fullRound() {
+      return due == Due.ROUND;
+    }
+  }
+
+  /**
+   * One wake of the service's thread ({@link #due}): a full round, or a head check
+   * ({@link RangeCompactor#checkHeads}: table heads and the bucket heads found dead before, re-probed, and the
+   * best qualifying one compacted), or nothing. A queue's head regrows within seconds of its compaction, far
+   * sooner than the default 10-minute interval; a check costs one seek per head. Back-off, leader policy and
+   * shutdown hold head checks as they hold rounds.
+   */
+  Tick tick() {
+    roundLock.lock();
+    try {
+      long now = nanoClock.getAsLong();
+      Due d = due(now, lastScheduledEndNanos, lastHeadCheckEndNanos, config);
+      RoundResult r = null;
+      if (d == Due.ROUND) {
+        r = runRound(false);
+        if (r.outcome() != Outcome.BACKING_OFF) {
+          lastScheduledEndNanos = nanoClock.getAsLong();
+        }
+      } else if (d == Due.HEAD_CHECK) {
+        r = headCheckLocked(now);
+        lastHeadCheckEndNanos = nanoClock.getAsLong();
+      }
+      return new Tick(d, r);
+    } finally {
+      roundLock.unlock();
+    }
+  }
+
+  /** A head check between rounds. Requires roundLock. */
+  private RoundResult headCheckLocked(long start) {
+    RoundResult r;
+    RangeCompactionConfig config = this.config; // one snapshot per check
+    PlannerSettings settings = settingsForRole(config, isLeader.getAsBoolean());
+    if (stopping) {
+      r = RoundResult.early(Outcome.SHUTDOWN, "service stopping", 0);
+    } else if (start - backoffStartNanos < backoffNanos) { // overflow-safe nanoTime compare
+      r = RoundResult.early(Outcome.BACKING_OFF, "backing off after write pressure", 0);
+    } else if (settings == null) {
+      r = RoundResult.early(Outcome.LEADER_SKIPPED, "leader.policy=skip and this OM is the leader", 0);
+    } else {
+      try {
+        r = compactor.checkHeads(RoundSettings.of(config, settings), () -> stopping);
+      } catch (StoreUnavailableException e) {
+        r = RoundResult.early(Outcome.STORE_UNAVAILABLE, e.getMessage(), elapsedMs(start));
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Head check failed", e);
+        r = RoundResult.early(Outcome.FAILED, String.valueOf(e), elapsedMs(start));
+      }
+      if (r.outcome() == Outcome.PRESSURE) {
+        backOffLocked(start);
+      }
+    }
+    lastHeadCheck = r;
+    if (!r.compacted().isEmpty() || r.stale() > 0) {
+      r.describe().forEach(line -> LOG.info("Head check: {}", line));
+    }
+    return r;
+  }
+
+  /** The last head check between rounds, or null. */
+  public RoundResult getLastHeadCheck() {
+    return lastHeadCheck;
   }
 
   /** Runs one round now on the calling thread (waiting for a running one), ignoring back-off. */

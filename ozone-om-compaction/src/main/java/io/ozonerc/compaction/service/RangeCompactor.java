@@ -2,6 +2,8 @@ package io.ozonerc.compaction.service;
 
 import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.plan.CompactionPlan;
+import io.ozonerc.compaction.plan.HeadFacts;
+import io.ozonerc.compaction.plan.HeadPlanner;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.NoProgress;
@@ -17,6 +19,7 @@ import io.ozonerc.compaction.service.RoundResult.Outcome;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,6 +42,15 @@ import org.slf4j.LoggerFactory;
  * the caller asks (shutdown), the time budget is spent or RocksDB reports write pressure; re-assess the range on
  * fresh facts (an earlier compaction, or RocksDB's own, may have done the job or be working on its files); compact
  * it; read the facts again and verify what went.
+ *
+ * <h2>Dead heads first</h2>
+ * Before the range plan, each round probes dead heads ({@link HeadPlanner}: every table's head, and the buckets
+ * whose upper bound of dead entries reaches {@code dead.head.min.keys}) and compacts the qualifying ones, table
+ * heads first: they are what every listing pays, and a probe is one seek. Each head is re-probed right before its
+ * compaction (a reader or RocksDB may have moved on) and after it (verification: the dead head must be gone; if a
+ * pass only moved files down, a bottommost-forced pass follows, as for ranges). Buckets whose head qualified are
+ * remembered ({@value #HOT_HEADS} at most, most recent kept), so {@link #checkHeads} can re-probe just them between
+ * rounds: a queue's head regrows within seconds of being compacted.
  *
  * <h2>Verify, and finish what a pass left</h2>
  * A {@code compactRange} that returns has not necessarily removed anything: RocksDB moves a file down without
@@ -69,23 +81,25 @@ public final class RangeCompactor {
    * @param timeBudgetNanos     no new range compaction starts once this much time has passed; 0 for no limit
    * @param pendingBytesLimit   stop at this many estimated pending compaction bytes in any column family
    * @param level0FilesLimit    stop at this many level-0 files in any column family
+   * @param deadHeadMinKeys     dead entries that make a head worth compacting; 0 turns dead-head probes off
    */
   public record RoundSettings(Set<String> tables, PlannerSettings planner, boolean flushMemtables,
-      long timeBudgetNanos, long pendingBytesLimit, long level0FilesLimit) {
+      long timeBudgetNanos, long pendingBytesLimit, long level0FilesLimit, long deadHeadMinKeys) {
 
     /** The service's round: everything from the configuration, with the planner settings for this OM's role. */
     public static RoundSettings of(RangeCompactionConfig config, PlannerSettings planner) {
       return new RoundSettings(config.tableSet(), planner, config.isMemtableFlush(), nanos(config.getTimeout()),
-          config.getPressurePendingCompactionBytes(), config.getPressureLevel0Files());
+          config.getPressurePendingCompactionBytes(), config.getPressureLevel0Files(), config.getDeadHeadMinKeys());
     }
 
     /**
      * A round on a DB no OM holds (the CLI): no time budget and no pressure limits, since no foreground writes
      * wait on it, and no memtable flush, since the tool reports the memtables as it found them. RocksDB's own
-     * stop signals (delayed or stopped writes) still end the round.
+     * stop signals (delayed or stopped writes) still end the round. Dead heads are left to the service: the
+     * tool reports and compacts the range plan only.
      */
     public static RoundSettings offline(Set<String> tables, PlannerSettings planner) {
-      return new RoundSettings(tables, planner, false, 0, Long.MAX_VALUE, Long.MAX_VALUE);
+      return new RoundSettings(tables, planner, false, 0, Long.MAX_VALUE, Long.MAX_VALUE, 0);
     }
   }
 
@@ -104,6 +118,13 @@ public final class RangeCompactor {
   private final LongSupplier nanoClock;
   private final Listener listener;
   private final Map<KeyRange, NoProgress> noProgress = new LinkedHashMap<>();
+  /** Bucket ranges whose dead head qualified when probed, least recently qualified first. */
+  private final Map<KeyRange, Long> hotHeads = new LinkedHashMap<>();
+  /** Bucket heads remembered for {@link #checkHeads}: one seek each per check, 64 is ~3 ms. */
+  static final int HOT_HEADS = 64;
+  private long probeRotation;
+  /** Heads still dead after a forced compaction (a snapshot holds them), with the files that left them. */
+  private final Map<KeyRange, NoProgress> headNoProgress = new LinkedHashMap<>();
   private volatile KeyRange current;
 
   /**
@@ -138,6 +159,20 @@ public final class RangeCompactor {
     }
     Map<String, List<KeyRange>> buckets = store.bucketRanges(s.tables());
     List<SstFile> files = store.liveFiles(s.tables());
+    List<Compacted> done = new ArrayList<>();
+    List<RangeAssessment> skipped = new ArrayList<>();
+    if (s.deadHeadMinKeys() > 0) {
+      HeadPass heads = compactHeads(s, files, buckets, false, Integer.MAX_VALUE, stopRequested, start);
+      done.addAll(heads.done());
+      skipped.addAll(heads.skipped());
+      if (heads.stop() != null) {
+        return new RoundResult(heads.stop().outcome(), heads.stop().detail(), heads.plan(), List.copyOf(done),
+            List.copyOf(skipped), heads.left(), elapsedMs(start));
+      }
+      if (!heads.done().isEmpty()) {
+        files = store.liveFiles(s.tables());
+      }
+    }
     // Planning counts against the round's budget: on a huge store it stops early with what it assessed so far.
     PlanWork work = PlanWork.until(() -> stopRequested.getAsBoolean()
         || (s.timeBudgetNanos() > 0 && nanoClock.getAsLong() - start >= s.timeBudgetNanos()));
@@ -148,27 +183,15 @@ public final class RangeCompactor {
     }
     listener.planned(plan);
 
-    List<Compacted> done = new ArrayList<>();
-    List<RangeAssessment> skipped = new ArrayList<>();
     Outcome outcome = Outcome.COMPLETED;
     String detail = "";
     List<RangeAssessment> planned = plan.planned();
     int next = 0;
     for (; next < planned.size(); next++) {
-      if (stopRequested.getAsBoolean()) {
-        outcome = Outcome.SHUTDOWN;
-        detail = "service stopping";
-        break;
-      }
-      if (s.timeBudgetNanos() > 0 && nanoClock.getAsLong() - start >= s.timeBudgetNanos()) {
-        outcome = Outcome.TIME_BUDGET;
-        detail = "round time budget " + TimeUnit.NANOSECONDS.toMillis(s.timeBudgetNanos()) + " ms spent";
-        break;
-      }
-      pressure = pressureReason(s);
-      if (pressure != null) {
-        outcome = Outcome.PRESSURE;
-        detail = pressure;
+      Stop stop = stopReason(s, start, stopRequested);
+      if (stop != null) {
+        outcome = stop.outcome();
+        detail = stop.detail();
         break;
       }
       KeyRange range = planned.get(next).range();
@@ -190,6 +213,188 @@ public final class RangeCompactor {
     }
     return new RoundResult(outcome, detail, plan, List.copyOf(done), List.copyOf(skipped), planned.size() - next,
         elapsedMs(start));
+  }
+
+  /**
+   * Between rounds: re-probes every table head and the remembered hot bucket heads, and compacts the best
+   * qualifying one. Cheap (one seek per head, no bucket table read, no range plan), so it can run every few
+   * seconds. Same guarantees as a round: pressure checked first, re-probe before and verification after.
+   *
+   * @return the check as a round: {@code plan} holds the heads it assessed
+   */
+  public RoundResult checkHeads(RoundSettings s, BooleanSupplier stopRequested) throws IOException {
+    long start = nanoClock.getAsLong();
+    if (s.deadHeadMinKeys() <= 0) {
+      return RoundResult.early(Outcome.COMPLETED, "dead-head probes off", 0);
+    }
+    String pressure = pressureReason(s);
+    if (pressure != null) {
+      return RoundResult.early(Outcome.PRESSURE, pressure, elapsedMs(start));
+    }
+    HeadPass heads = compactHeads(s, store.liveFiles(s.tables()), Map.of(), true, 1, stopRequested, start);
+    Stop stop = heads.stop();
+    return new RoundResult(stop == null ? Outcome.COMPLETED : stop.outcome(), stop == null ? "" : stop.detail(),
+        heads.plan(), heads.done(), heads.skipped(), heads.left(), elapsedMs(start));
+  }
+
+  /** What a pass over dead heads did; {@code stop} is null when it ran to its end. */
+  private record HeadPass(CompactionPlan plan, List<Compacted> done, List<RangeAssessment> skipped, int left,
+      Stop stop) { }
+
+  /** Why a round stops before its next compaction. */
+  private record Stop(Outcome outcome, String detail) { }
+
+  /**
+   * Probes, plans and compacts dead heads, at most {@code maxCompactions}.
+   *
+   * @param hotOnly probe only table heads and remembered hot buckets (a head check), not every candidate
+   */
+  private HeadPass compactHeads(RoundSettings s, List<SstFile> files, Map<String, List<KeyRange>> buckets,
+      boolean hotOnly, int maxCompactions, BooleanSupplier stopRequested, long start) throws IOException {
+    long minDead = s.deadHeadMinKeys();
+    Map<String, List<SstFile>> filesByTable = byTable(files);
+    Map<String, List<KeyRange>> sortedBuckets = new HashMap<>();
+    Map<String, Long> memDeletes = new HashMap<>();
+    if (!hotOnly) {
+      buckets.forEach((t, b) -> sortedBuckets.put(t, RangePlanner.sortedBuckets(b)));
+      store.memtables(s.tables()).forEach(m -> memDeletes.put(m.table(), m.deletes()));
+    }
+    List<HeadFacts> heads = new ArrayList<>();
+    for (String table : s.tables()) {
+      List<SstFile> tableFiles = filesByTable.getOrDefault(table, List.of());
+      List<KeyRange> hot = hotHeads.keySet().stream().filter(r -> r.table().equals(table)).toList();
+      List<KeyRange> probes;
+      if (hotOnly) {
+        probes = new ArrayList<>();
+        probes.add(HeadFacts.tableRange(table));
+        probes.addAll(hot);
+      } else {
+        probes = HeadPlanner.pickProbes(table, tableFiles, memDeletes.getOrDefault(table, 0L),
+            sortedBuckets.getOrDefault(table, List.of()), hot, minDead, HeadPlanner.PROBES_PER_ROUND,
+            probeRotation);
+      }
+      heads.addAll(store.probeHeads(table, probes, tableFiles));
+    }
+    if (!hotOnly) {
+      probeRotation++;
+    }
+    rememberHot(heads, minDead);
+    CompactionPlan plan = HeadPlanner.plan(heads, filesByTable, sortedBuckets, s.planner(), minDead);
+    List<Compacted> done = new ArrayList<>();
+    List<RangeAssessment> skipped = new ArrayList<>();
+    List<RangeAssessment> planned = plan.planned();
+    // The round's budget holds for heads too: ranges.per.run compactions, bytes.per.run bytes (the first always).
+    int attempts = Math.min(planned.size(), Math.min(maxCompactions, s.planner().rangesPerRun()));
+    long bytes = 0;
+    for (int next = 0; next < attempts; next++) {
+      Stop stop = stopReason(s, start, stopRequested);
+      if (stop != null) {
+        return new HeadPass(plan, done, skipped, planned.size() - next, stop);
+      }
+      long cost = planned.get(next).stats().fileBytes();
+      if (next > 0 && s.planner().maxBytesPerRun() > 0 && bytes + cost > s.planner().maxBytesPerRun()) {
+        attempts = next;
+        break;
+      }
+      bytes += cost;
+      KeyRange head = planned.get(next).range();
+      // Re-probe the range the head was found in (its table, or its bucket: labels are bucket prefixes).
+      KeyRange probed = head.label().equals(HeadFacts.TABLE_HEAD) ? HeadFacts.tableRange(head.table())
+          : KeyRange.ofPrefix(head.table(), head.label());
+      List<KeyRange> tableBuckets = sortedBuckets.getOrDefault(head.table(), List.of());
+      RangeAssessment before = reprobe(probed, tableBuckets, s, minDead);
+      NoProgress stuck = headNoProgress.get(probed);
+      if (stuck != null && !stuck.unchangedIn(store.liveFiles(Set.of(probed.table())))) {
+        headNoProgress.remove(probed);
+        stuck = null;
+      }
+      if (before.verdict() != Verdict.PLANNED || stuck != null) {
+        Verdict v = stuck != null ? Verdict.NO_PROGRESS
+            : before.verdict() == Verdict.BELOW_THRESHOLD ? Verdict.STALE : before.verdict();
+        RangeAssessment recheck = new RangeAssessment(before.range(), before.stats(), v, before.why(),
+            before.forceBottommost());
+        skipped.add(recheck);
+        listener.skipped(recheck);
+        LOG.info("Skipping dead head {} {}: {} on re-check: {}", before.range(), probed.label(), v, before.why());
+        continue;
+      }
+      long t0 = nanoClock.getAsLong();
+      RangeStats firstPass = null;
+      RangeAssessment after;
+      current = before.range();
+      try {
+        store.compact(before.range(), before.forceBottommost());
+        after = reprobe(probed, tableBuckets, s, minDead);
+        // A pass that only moved files down leaves the head as it was: finish with a bottommost rewrite.
+        if (after.verdict() == Verdict.PLANNED && !before.forceBottommost() && !stopRequested.getAsBoolean()) {
+          LOG.info("Dead head {} {} still qualifies after a pass ({}); compacting it again with bottommost=force",
+              before.range(), probed.label(), after.why());
+          firstPass = after.stats();
+          store.compact(after.range(), true);
+          after = reprobe(probed, tableBuckets, s, minDead);
+        }
+      } finally {
+        current = null;
+      }
+      if (after.verdict() == Verdict.PLANNED) {
+        // Still dead after a forced pass: a snapshot holds it, or writers outran us. Not again until files change.
+        headNoProgress.put(probed, NoProgress.of(probed, store.liveFiles(Set.of(probed.table()))));
+        if (headNoProgress.size() > HOT_HEADS) {
+          headNoProgress.remove(headNoProgress.keySet().iterator().next());
+        }
+        LOG.info("Dead head {} {} still qualifies after compaction ({}); left alone until its files change",
+            after.range(), probed.label(), after.why());
+      }
+      Compacted c = new Compacted(before, firstPass, after,
+          TimeUnit.NANOSECONDS.toMillis(nanoClock.getAsLong() - t0));
+      done.add(c);
+      listener.compacted(c);
+    }
+    return new HeadPass(plan, done, skipped, planned.size() - attempts, null);
+  }
+
+  /** A fresh probe of one range, assessed as a head. */
+  private RangeAssessment reprobe(KeyRange probed, List<KeyRange> tableBuckets, RoundSettings s, long minDead)
+      throws IOException {
+    List<SstFile> tableFiles = store.liveFiles(Set.of(probed.table()));
+    HeadFacts fresh = store.probeHeads(probed.table(), List.of(probed), tableFiles).get(0);
+    return HeadPlanner.assess(fresh, tableFiles, tableBuckets, s.planner(), minDead);
+  }
+
+  /** Remembers bucket heads that qualified, most recent last; the oldest go beyond {@value #HOT_HEADS}. */
+  private void rememberHot(List<HeadFacts> heads, long minDead) {
+    for (HeadFacts h : heads) {
+      if (!h.isTableHead() && h.deadEntries() >= minDead) {
+        hotHeads.remove(h.range());
+        hotHeads.put(h.range(), h.deadEntries());
+      }
+    }
+    while (hotHeads.size() > HOT_HEADS) {
+      Iterator<KeyRange> oldest = hotHeads.keySet().iterator();
+      oldest.next();
+      oldest.remove();
+    }
+  }
+
+  private static Map<String, List<SstFile>> byTable(List<SstFile> files) {
+    Map<String, List<SstFile>> out = new HashMap<>();
+    for (SstFile f : files) {
+      out.computeIfAbsent(f.table(), t -> new ArrayList<>()).add(f);
+    }
+    return out;
+  }
+
+  /** Shutdown, time budget or write pressure, checked before each compaction; null to go on. */
+  private Stop stopReason(RoundSettings s, long start, BooleanSupplier stopRequested) throws IOException {
+    if (stopRequested.getAsBoolean()) {
+      return new Stop(Outcome.SHUTDOWN, "service stopping");
+    }
+    if (s.timeBudgetNanos() > 0 && nanoClock.getAsLong() - start >= s.timeBudgetNanos()) {
+      return new Stop(Outcome.TIME_BUDGET,
+          "round time budget " + TimeUnit.NANOSECONDS.toMillis(s.timeBudgetNanos()) + " ms spent");
+    }
+    String pressure = pressureReason(s);
+    return pressure == null ? null : new Stop(Outcome.PRESSURE, pressure);
   }
 
   /** Compacts one range, verifies on fresh facts, finishes with a bottommost rewrite when due, remembers. */

@@ -1,5 +1,6 @@
 package io.ozonerc.compaction.service;
 
+import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.SstFile;
@@ -25,6 +26,12 @@ class ForwardingStore implements CompactionStore {
   @Override
   public Map<String, List<KeyRange>> bucketRanges(Set<String> tables) throws IOException {
     return delegate.bucketRanges(tables);
+  }
+
+  @Override
+  public List<HeadFacts> probeHeads(String table, List<KeyRange> ranges, List<SstFile> tableFiles)
+      throws IOException {
+    return delegate.probeHeads(table, ranges, tableFiles);
   }
 
   @Override

@@ -1,0 +1,175 @@
+package io.ozonerc.compaction.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ozonerc.compaction.RangeCompactionConfig;
+import io.ozonerc.compaction.om.OmCompactionStore;
+import io.ozonerc.compaction.plan.WritePressure;
+import io.ozonerc.compaction.service.RoundResult.Outcome;
+import io.ozonerc.compaction.testing.OmTestStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.hdds.conf.OzoneConfiguration;
+import org.apache.hadoop.ozone.om.helpers.BucketLayout;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The service's cadence for dead heads, on a real store with a fake clock: full rounds every {@code interval},
+ * head checks every {@code head.check.interval} in between, each wake driven by {@link RangeCompactionService#tick}
+ * as the service's thread would, without sleeping. A queue bucket's head regrows between rounds; the head check
+ * finds and compacts it long before the next full round.
+ */
+class HeadCadenceTest {
+  private static final String KEYS = "keyTable";
+  private static final long SECOND = Duration.ofSeconds(1).toNanos();
+
+  @TempDir
+  Path dir;
+  OmTestStore store;
+  RangeCompactionService service;
+  final AtomicLong clock = new AtomicLong(1_000 * SECOND);
+  final AtomicBoolean pressure = new AtomicBoolean();
+  int head;
+  int tail;
+
+  @BeforeEach
+  void seed() throws IOException {
+    store = OmTestStore.open(dir);
+    store.addBucket("v", 1, "a", 2, BucketLayout.OBJECT_STORE); // a live first bucket: the table head is live
+    store.addBucket("v", 1, "q", 3, BucketLayout.OBJECT_STORE); // the queue
+    store.putKeys("v", "a", 0, 1_000);
+    tail = 50_000;
+    store.putKeys("v", "q", 0, tail);
+    store.flush();
+    service = service();
+  }
+
+  RangeCompactionService service(String... keyValues) {
+    OzoneConfiguration conf = new OzoneConfiguration();
+    conf.set(RangeCompactionConfig.ENABLED_KEY, "true");
+    conf.set("ozone.om.range.compaction.interval", "10m");
+    conf.set("ozone.om.range.compaction.head.check.interval", "5s");
+    for (int i = 0; i < keyValues.length; i += 2) {
+      conf.set(keyValues[i], keyValues[i + 1]);
+    }
+    CompactionStore real = new OmCompactionStore(store.metadata());
+    CompactionStore s = new ForwardingStore(real) {
+      @Override
+      public WritePressure writePressure() throws IOException {
+        return pressure.get() ? new WritePressure(0, 0, 1, false) : super.writePressure();
+      }
+    };
+    return new RangeCompactionService(s, RangeCompactionConfig.from(conf), () -> false, clock::get);
+  }
+
+  @AfterEach
+  void close() throws IOException {
+    store.close();
+  }
+
+  /** The queue moves on: {@code n} new keys at the tail, the {@code n} oldest deleted, flushed. */
+  void churn(int n) throws IOException {
+    store.putKeys("v", "q", tail, tail + n);
+    tail += n;
+    store.deleteKeys("v", "q", head, head + n);
+    head += n;
+    store.flush();
+  }
+
+  long headSkips() throws IOException {
+    return store.skipsForSeek(KEYS, "/v/q/");
+  }
+
+  @Test
+  void headChecksBetweenRoundsCatchARegrowingQueueHead() throws IOException {
+    churn(5_000); // 10,000 dead internal keys at the bucket start
+    RangeCompactionService.Tick first = service.tick();
+    assertTrue(first.fullRound(), "the first wake runs a full round");
+    assertEquals(1, first.result().compacted().size(), first.result().describe().toString());
+    assertEquals("/v/q/", first.result().compacted().get(0).before().range().label());
+    assertTrue(headSkips() <= 10, "after the round: " + headSkips());
+
+    churn(3_000); // the head regrows: 6,000 dead internal keys
+    long regrown = headSkips();
+    assertTrue(regrown >= 5_900, "regrown head: " + regrown);
+    clock.addAndGet(5 * SECOND);
+    RangeCompactionService.Tick check = service.tick();
+    assertFalse(check.fullRound(), "5 s later: a head check, not a round");
+    assertEquals(1, check.result().compacted().size(), check.result().describe().toString());
+    assertEquals("/v/q/", check.result().compacted().get(0).before().range().label());
+    assertTrue(headSkips() <= 10, "after the head check: " + headSkips());
+
+    churn(500); // 1,000 dead: below dead.head.min.keys, left alone
+    clock.addAndGet(5 * SECOND);
+    RangeCompactionService.Tick quiet = service.tick();
+    assertFalse(quiet.fullRound());
+    assertEquals(0, quiet.result().compacted().size(), quiet.result().describe().toString());
+    assertTrue(headSkips() >= 990, "a short head stays: " + headSkips());
+
+    clock.addAndGet(10 * 60 * SECOND);
+    RangeCompactionService.Tick next = service.tick();
+    assertTrue(next.fullRound(), "interval after the last round ended: a full round again");
+    assertEquals(0, next.result().compacted().size(), "the 1,000-key head is still below the threshold");
+    assertEquals(2, service.getMetrics().getRangesCompacted(), "one compaction by the round, one by the check");
+  }
+
+  @Test
+  void headChecksYieldToWritePressureAndBackOff() throws IOException {
+    churn(5_000);
+    assertTrue(service.tick().fullRound());
+    churn(3_000);
+    pressure.set(true);
+    clock.addAndGet(5 * SECOND);
+    RangeCompactionService.Tick check = service.tick();
+    assertFalse(check.fullRound());
+    assertEquals(Outcome.PRESSURE, check.result().outcome(), check.result().describe().toString());
+    assertTrue(headSkips() >= 5_900, "nothing compacted under pressure: " + headSkips());
+
+    pressure.set(false);
+    clock.addAndGet(5 * SECOND);
+    assertEquals(Outcome.BACKING_OFF, service.tick().result().outcome(), "backs off for interval x 2^0");
+    clock.addAndGet(10 * 60 * SECOND);
+    RangeCompactionService.Tick round = service.tick();
+    assertTrue(round.fullRound());
+    assertEquals(1, round.result().compacted().size(), round.result().describe().toString());
+    assertTrue(headSkips() <= 10);
+  }
+
+  @Test
+  void headsKeepToTheRoundBudget() throws IOException {
+    churn(5_000);
+    RangeCompactionService.Tick none = service("ozone.om.range.compaction.ranges.per.run", "0").tick();
+    assertTrue(none.fullRound());
+    assertEquals(0, none.result().compacted().size(), none.result().describe().toString());
+    assertTrue(headSkips() >= 9_900, "ranges.per.run=0 compacts no head: " + headSkips());
+  }
+
+  @Test
+  void whatIsDueFollowsBothIntervals() {
+    RangeCompactionConfig c = RangeCompactionConfig.from(new OzoneConfiguration()); // 10m and 5s
+    long m = 60 * SECOND;
+    assertEquals(RangeCompactionService.Due.ROUND, RangeCompactionService.due(0, null, null, c));
+    assertEquals(RangeCompactionService.Due.NOTHING, RangeCompactionService.due(4 * SECOND, 0L, null, c));
+    assertEquals(RangeCompactionService.Due.HEAD_CHECK, RangeCompactionService.due(5 * SECOND, 0L, null, c));
+    assertEquals(RangeCompactionService.Due.NOTHING,
+        RangeCompactionService.due(7 * SECOND, 0L, 5 * SECOND, c), "5 s after the last check, not the round");
+    assertEquals(RangeCompactionService.Due.ROUND, RangeCompactionService.due(10 * m, 0L, 10 * m - SECOND, c));
+
+    OzoneConfiguration conf = new OzoneConfiguration();
+    conf.set("ozone.om.range.compaction.head.check.interval", "0s");
+    RangeCompactionConfig noChecks = RangeCompactionConfig.from(conf);
+    assertEquals(RangeCompactionService.Due.NOTHING, RangeCompactionService.due(9 * m, 0L, null, noChecks));
+    conf.set("ozone.om.range.compaction.head.check.interval", "5s");
+    conf.set("ozone.om.range.compaction.dead.head.min.keys", "0");
+    RangeCompactionConfig headsOff = RangeCompactionConfig.from(conf);
+    assertEquals(RangeCompactionService.Due.NOTHING, RangeCompactionService.due(9 * m, 0L, null, headsOff));
+  }
+}
