@@ -145,26 +145,7 @@ class DeadHeadCompactionTest {
   void hotQueueAmongManyColdBucketsSharingItsFlushesIsFoundAndItsHeadRemoved() throws Exception {
     try (OmTestStore s = OmTestStore.open(dir)) {
       OmCompactionStore store = new OmCompactionStore(s.metadata());
-      int cold = 200;
-      for (int b = 0; b < cold; b++) {
-        s.addBucket("v", 1, String.format("c%03d", b), 10 + b, BucketLayout.OBJECT_STORE);
-      }
-      s.addBucket("v", 1, "hot", 5, BucketLayout.OBJECT_STORE);
-      int tail = 0;
-      int head = 0;
-      for (int round = 0; round < 30; round++) {
-        for (int b = 0; b < cold; b++) {
-          s.putKeys("v", String.format("c%03d", b), round * 50, round * 50 + 50);
-        }
-        s.putKeys("v", "hot", tail, tail + 2_000);
-        tail += 2_000;
-        if (round >= 5) {
-          s.deleteKeys("v", "hot", head, head + 2_000);
-          head += 2_000;
-        }
-        s.flush();
-      }
-      awaitNoBackgroundCompaction(s); // a file RocksDB is compacting makes a head wait (busy) for the next round
+      int head = s.hotQueueAmongColdBuckets(200, 30, 2_000);
       KeyRange hot = KeyRange.ofPrefix(KEYS, "/v/hot/");
       long before = s.skipsForSeek(KEYS, "/v/hot/");
       List<SstFile> files = store.liveFiles(Set.of(KEYS));
@@ -193,17 +174,6 @@ class DeadHeadCompactionTest {
       assertTrue(after <= 10, "after: " + after);
       assertEquals(0, deletionsIn(s, "/v/hot/"), "the compaction carried the head's tombstones out");
     }
-  }
-
-  /** Bounded poll until RocksDB reports no file of keyTable being compacted. */
-  private static void awaitNoBackgroundCompaction(OmTestStore s) throws Exception {
-    for (int i = 0; i < 300; i++) {
-      if (s.filesOverlapping(KEYS, new byte[0], null).stream().noneMatch(LiveFileMetaData::beingCompacted)) {
-        return;
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("RocksDB still compacting keyTable after 30 s");
   }
 
   /** Deletions RocksDB reports for the live files overlapping a bucket prefix (counted whole). */

@@ -158,6 +158,50 @@ public final class OmTestStore implements AutoCloseable {
     }
   }
 
+  /**
+   * A busy OM in miniature: {@code cold} buckets {@code /v/cNNN/} and one queue bucket {@code /v/hot/}, written
+   * together for {@code rounds} flushes, so every flush (and every L0 file) straddles all of them. Each round puts
+   * 50 keys in every cold bucket and {@code perRound} at the queue's tail, and from the sixth round on deletes the
+   * queue's {@code perRound} oldest. Waits for RocksDB's own compactions to settle, and returns the number of
+   * queue keys deleted (the first live one is {@code keyName} of it).
+   */
+  public int hotQueueAmongColdBuckets(int cold, int rounds, int perRound) throws IOException {
+    for (int b = 0; b < cold; b++) {
+      addBucket("v", 1, String.format("c%03d", b), 10 + b, BucketLayout.OBJECT_STORE);
+    }
+    addBucket("v", 1, "hot", 5, BucketLayout.OBJECT_STORE);
+    int head = 0;
+    for (int round = 0; round < rounds; round++) {
+      for (int b = 0; b < cold; b++) {
+        putKeys("v", String.format("c%03d", b), round * 50, round * 50 + 50);
+      }
+      putKeys("v", "hot", round * perRound, (round + 1) * perRound);
+      if (round >= 5) {
+        deleteKeys("v", "hot", head, head + perRound);
+        head += perRound;
+      }
+      flush();
+    }
+    awaitNoBackgroundCompaction("keyTable");
+    return head;
+  }
+
+  /** Bounded poll until RocksDB reports no file of {@code table} being compacted (at most 30 s). */
+  public void awaitNoBackgroundCompaction(String table) throws IOException {
+    for (int i = 0; i < 300; i++) {
+      if (filesOverlapping(table, new byte[0], null).stream().noneMatch(LiveFileMetaData::beingCompacted)) {
+        return;
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException(e);
+      }
+    }
+    throw new IllegalStateException("RocksDB still compacting " + table + " after 30 s");
+  }
+
   public void flush() throws IOException {
     om.getStore().flushDB();
   }
