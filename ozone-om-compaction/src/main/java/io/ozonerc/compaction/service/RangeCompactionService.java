@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * The round itself is {@link RangeCompactor}'s, the same one the operator CLI runs: check write pressure, flush
  * memtables whose deletes qualify, snapshot, plan, and for each planned range re-check, compact, verify (finishing
  * a pass that left its tombstones at the bottom) until done, out of time ({@code .timeout}), under write pressure
- * or asked to stop. This class schedules it: interval, back-off, leader policy, shutdown, metrics and history.
- * Configuration is fixed for the service's life; each round freezes it into {@link RoundSettings}.
+ * or asked to stop. This class schedules it: interval, head checks, back-off, leader policy, shutdown, metrics and
+ * history. {@link #reconfigure} swaps the configuration at run time; each round or head check takes one snapshot
+ * of it and freezes it into {@link RoundSettings}.
  *
  * <h2>Not stalling writes</h2>
  * Compactions are non-exclusive, use one subcompaction and may not push RocksDB into a write stall (see
@@ -42,9 +43,10 @@ import org.slf4j.LoggerFactory;
  * interval x 2^(n-1) after n consecutive pressure stops, capped at {@code .backoff.max}.
  *
  * <h2>Threads and lifecycle</h2>
- * Ozone's {@link BackgroundService} runs one round at a time on its single thread, every {@code .interval} after
- * the previous one ends. {@link #runRoundNow()} runs a round on the caller's thread (tests, tools); a lock keeps
- * rounds from overlapping. {@link #shutdown()} raises a flag every round checks between compactions and waits up
+ * Ozone's {@link BackgroundService} wakes a single thread every {@value #TICK_MS} ms (or every interval, if
+ * shorter); {@link #due} decides whether that wake runs a full round ({@code .interval} after the last one ended),
+ * a head check between rounds ({@code .head.check.interval}), or nothing. {@link #runRoundNow()} runs a round on
+ * the caller's thread (tests, tools); a lock keeps rounds and head checks from overlapping. {@link #shutdown()} raises a flag every round checks between compactions and waits up
  * to {@code .timeout} for the running round to end. A {@code compactRange} already inside RocksDB cannot be
  * cancelled from Java 7.7.3 (no {@code DisableManualCompaction}); if one outlives the wait it is left to finish,
  * and Ozone's store close cancels it ({@code RocksDatabase.close} calls {@code cancelAllBackgroundWork(true)}).
