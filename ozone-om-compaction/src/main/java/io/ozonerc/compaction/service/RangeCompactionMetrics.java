@@ -62,6 +62,12 @@ public final class RangeCompactionMetrics implements MetricsSource {
   final MutableCounterLong rangesSkippedNoProgress = registry.newCounter("RangesSkippedNoProgress",
       "Qualifying ranges left out because their last compaction removed no tombstone and their files are "
           + "unchanged since", 0L);
+  final MutableCounterLong headCompactions = registry.newCounter("HeadCompactions",
+      "Compactions of a dead head (the dead run a seek at a table's or bucket's start steps over); also counted in "
+          + "RangesCompacted", 0L);
+  final MutableCounterLong headDeadEntriesRemoved = registry.newCounter("HeadDeadEntriesRemoved",
+      "Dead entries a seek at a compacted head's start no longer steps over, measured by seeking before and after",
+      0L);
   final MutableGaugeLong lastRoundDurationMs =
       registry.newGauge("LastRoundDurationMs", "Duration of the last round", 0L);
   final MutableGaugeLong lastRoundEndTimeMs = registry.newGauge("LastRoundEndTimeMs",
@@ -113,6 +119,10 @@ public final class RangeCompactionMetrics implements MetricsSource {
     tombstonesRemoved.incr(c.tombstonesRemoved());
     if (c.secondPass()) {
       secondPassCompactions.incr();
+    }
+    if (c.head() != null) {
+      headCompactions.incr();
+      headDeadEntriesRemoved.incr(c.deadEntriesRemoved());
     }
     long[] t = perTable.computeIfAbsent(c.table(), k -> new long[2]);
     synchronized (t) {
@@ -190,6 +200,14 @@ public final class RangeCompactionMetrics implements MetricsSource {
 
   public long getMemtableFlushes() {
     return memtableFlushes.value();
+  }
+
+  public long getHeadCompactions() {
+    return headCompactions.value();
+  }
+
+  public long getHeadDeadEntriesRemoved() {
+    return headDeadEntriesRemoved.value();
   }
 
   public long getTombstonesRemoved() {

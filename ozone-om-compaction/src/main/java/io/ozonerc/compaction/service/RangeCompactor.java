@@ -302,7 +302,8 @@ public final class RangeCompactor {
       KeyRange probed = head.label().equals(HeadFacts.TABLE_HEAD) ? HeadFacts.tableRange(head.table())
           : KeyRange.ofPrefix(head.table(), head.label());
       List<KeyRange> tableBuckets = sortedBuckets.getOrDefault(head.table(), List.of());
-      RangeAssessment before = reprobe(probed, tableBuckets, s, minDead);
+      Probed first = reprobe(probed, tableBuckets, s, minDead);
+      RangeAssessment before = first.assessment();
       NoProgress stuck = headNoProgress.get(probed);
       if (stuck != null && !stuck.unchangedIn(store.liveFiles(Set.of(probed.table())))) {
         headNoProgress.remove(probed);
@@ -320,22 +321,24 @@ public final class RangeCompactor {
       }
       long t0 = nanoClock.getAsLong();
       RangeStats firstPass = null;
-      RangeAssessment after;
+      Probed last;
       current = before.range();
       try {
         store.compact(before.range(), before.forceBottommost());
-        after = reprobe(probed, tableBuckets, s, minDead);
+        last = reprobe(probed, tableBuckets, s, minDead);
         // A pass that only moved files down leaves the head as it was: finish with a bottommost rewrite.
-        if (after.verdict() == Verdict.PLANNED && !before.forceBottommost() && !stopRequested.getAsBoolean()) {
+        if (last.assessment().verdict() == Verdict.PLANNED && !before.forceBottommost()
+            && !stopRequested.getAsBoolean()) {
           LOG.info("Dead head {} {} still qualifies after a pass ({}); compacting it again with bottommost=force",
-              before.range(), probed.label(), after.why());
-          firstPass = after.stats();
-          store.compact(after.range(), true);
-          after = reprobe(probed, tableBuckets, s, minDead);
+              before.range(), probed.label(), last.assessment().why());
+          firstPass = RangeStats.of(last.files(), tableBuckets, before.range().begin(), before.range().end());
+          store.compact(last.assessment().range(), true);
+          last = reprobe(probed, tableBuckets, s, minDead);
         }
       } finally {
         current = null;
       }
+      RangeAssessment after = last.assessment();
       if (after.verdict() == Verdict.PLANNED) {
         // Still dead after a forced pass: a snapshot holds it, or writers outran us. Not again until files change.
         headNoProgress.put(probed, NoProgress.of(probed, store.liveFiles(Set.of(probed.table()))));
@@ -345,20 +348,27 @@ public final class RangeCompactor {
         LOG.info("Dead head {} {} still qualifies after compaction ({}); left alone until its files change",
             after.range(), probed.label(), after.why());
       }
-      Compacted c = new Compacted(before, firstPass, after,
-          TimeUnit.NANOSECONDS.toMillis(nanoClock.getAsLong() - t0));
+      // Reported over the span compacted (the head after may start elsewhere, or be a whole bucket with no dead
+      // span), with the verdict of the fresh probe; the probe's dead counts go alongside.
+      RangeAssessment sameSpan = new RangeAssessment(before.range(), RangeStats.of(last.files(), tableBuckets,
+          before.range().begin(), before.range().end()), after.verdict(), after.why(), after.forceBottommost());
+      Compacted c = new Compacted(before, firstPass, sameSpan,
+          TimeUnit.NANOSECONDS.toMillis(nanoClock.getAsLong() - t0),
+          new RoundResult.HeadDrop(first.head().deadEntries(), last.head().deadEntries()));
       done.add(c);
       listener.compacted(c);
     }
     return new HeadPass(plan, done, skipped, planned.size() - attempts, null);
   }
 
-  /** A fresh probe of one range, assessed as a head. */
-  private RangeAssessment reprobe(KeyRange probed, List<KeyRange> tableBuckets, RoundSettings s, long minDead)
+  /** A fresh probe of one range: what the seek found, the table's files it was assessed on, the assessment. */
+  private record Probed(HeadFacts head, List<SstFile> files, RangeAssessment assessment) { }
+
+  private Probed reprobe(KeyRange probed, List<KeyRange> tableBuckets, RoundSettings s, long minDead)
       throws IOException {
     List<SstFile> tableFiles = store.liveFiles(Set.of(probed.table()));
     HeadFacts fresh = store.probeHeads(probed.table(), List.of(probed), tableFiles).get(0);
-    return HeadPlanner.assess(fresh, tableFiles, tableBuckets, s.planner(), minDead);
+    return new Probed(fresh, tableFiles, HeadPlanner.assess(fresh, tableFiles, tableBuckets, s.planner(), minDead));
   }
 
   /** Remembers bucket heads that qualified, most recent last; the oldest go beyond {@value #HOT_HEADS}. */

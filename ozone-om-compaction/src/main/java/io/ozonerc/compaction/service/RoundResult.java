@@ -41,10 +41,24 @@ public record RoundResult(Outcome outcome, String detail, CompactionPlan plan, L
    *                  null when one pass did the job
    * @param after     the range assessed on fresh facts after the last pass
    * @param timeMs    time in {@code compactRange}, both passes
+   * @param head      for a dead-head compaction, the dead entries a seek stepped over before and after it (exact
+   *                  counts from the probe); null for a range compaction. {@code before} and {@code after} are
+   *                  then the SST facts of the same dead span, so tombstones removed compares like with like.
    */
-  public record Compacted(RangeAssessment before, RangeStats firstPass, RangeAssessment after, long timeMs) {
+  public record Compacted(RangeAssessment before, RangeStats firstPass, RangeAssessment after, long timeMs,
+      HeadDrop head) {
+    /** A range compaction. */
+    public Compacted(RangeAssessment before, RangeStats firstPass, RangeAssessment after, long timeMs) {
+      this(before, firstPass, after, timeMs, null);
+    }
+
     public boolean secondPass() {
       return firstPass != null;
+    }
+
+    /** Dead entries a seek at the head's start no longer steps over; 0 for a range compaction. */
+    public long deadEntriesRemoved() {
+      return head == null ? 0 : Math.max(0, head.deadBefore() - head.deadAfter());
     }
 
     public long tombstonesRemoved() {
@@ -60,6 +74,9 @@ public record RoundResult(Outcome outcome, String detail, CompactionPlan plan, L
       return before.range().table();
     }
   }
+
+  /** A dead head measured by seeking: the entries stepped over before the first live key, before and after. */
+  public record HeadDrop(long deadBefore, long deadAfter) { }
 
   static RoundResult early(Outcome outcome, String detail, long durationMs) {
     return new RoundResult(outcome, detail, null, List.of(), List.of(), 0, durationMs);
@@ -89,6 +106,10 @@ public record RoundResult(Outcome outcome, String detail, CompactionPlan plan, L
           Math.round(first.tombstones()), c.secondPass()
               ? ", second pass with bottommost=force -> " + Math.round(c.after().stats().tombstones()) : "",
           c.bytesCompacted(), c.before().forceBottommost() ? "force" : "skip", c.timeMs()));
+      if (c.head() != null) {
+        lines.add(String.format(Locale.ROOT, "    dead head: %d -> %d entries a seek steps over",
+            c.head().deadBefore(), c.head().deadAfter()));
+      }
     }
     return lines;
   }

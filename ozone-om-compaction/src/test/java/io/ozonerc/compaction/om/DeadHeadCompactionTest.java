@@ -15,6 +15,8 @@ import io.ozonerc.compaction.plan.RangeAssessment;
 import io.ozonerc.compaction.plan.RangePlanner;
 import io.ozonerc.compaction.plan.SstFile;
 import io.ozonerc.compaction.plan.Verdict;
+import io.ozonerc.compaction.service.RangeCompactor;
+import io.ozonerc.compaction.service.RoundResult;
 import io.ozonerc.compaction.testing.OmTestStore;
 import java.nio.file.Path;
 import java.util.List;
@@ -173,6 +175,51 @@ class DeadHeadCompactionTest {
       assertTrue(before >= 2 * DEFAULTS.getDeadHeadMinKeys(), "before: " + before);
       assertTrue(after <= 10, "after: " + after);
       assertEquals(0, deletionsIn(s, "/v/hot/"), "the compaction carried the head's tombstones out");
+    }
+  }
+
+  /**
+   * The same queue head through the service's round: the round reports the compaction as a head, with the dead
+   * entries its own seeks measured before and after, and the tombstones of the compacted span from SST facts.
+   */
+  @Test
+  void aRoundReportsTheHeadItCompactedWithWhatItsSeeksMeasured() throws Exception {
+    try (OmTestStore s = OmTestStore.open(dir)) {
+      OmCompactionStore store = new OmCompactionStore(s.metadata());
+      s.addBucket("v", 1, "a", 2, BucketLayout.OBJECT_STORE);
+      s.addBucket("v", 1, "q", 3, BucketLayout.OBJECT_STORE);
+      s.putKeys("v", "a", 0, 1_000);
+      s.putKeys("v", "q", 0, 100_000);
+      s.flush();
+      s.deleteKeys("v", "q", 0, 5_000);
+      s.flush();
+      long skipsBefore = s.skipsForSeek(KEYS, "/v/q/");
+
+      List<RoundResult.Compacted> seen = new java.util.ArrayList<>();
+      RangeCompactor compactor = new RangeCompactor(store, System::nanoTime, new RangeCompactor.Listener() {
+        @Override
+        public void compacted(RoundResult.Compacted c) {
+          seen.add(c);
+        }
+      });
+      RoundResult r = compactor.run(RangeCompactor.RoundSettings.of(DEFAULTS, DEFAULTS.plannerSettings()),
+          () -> false);
+      r.describe().forEach(l -> LOG.info("round: {}", l));
+      assertEquals(List.of(), r.compacted().stream().filter(c -> c.head() == null).toList(),
+          "only the head qualifies; the range test misses 5% tombstones");
+      assertEquals(1, seen.size(), String.join("\n", r.describe()));
+      RoundResult.Compacted c = seen.get(0);
+      assertEquals("/v/q/", c.before().range().label());
+      assertArrayEquals(c.before().range().begin(), c.after().range().begin(), "before and after: the same span");
+      assertArrayEquals(c.before().range().end(), c.after().range().end(), "before and after: the same span");
+      // The probe counts what its bounded seek stepped over and sizes the rest by RocksDB's approximate sizes.
+      assertTrue(Math.abs(skipsBefore - c.head().deadBefore()) <= skipsBefore / 100,
+          "the round's probe " + c.head().deadBefore() + " vs RocksDB's skip ticker " + skipsBefore);
+      assertTrue(c.head().deadAfter() <= 10, "dead head after: " + c.head().deadAfter());
+      assertEquals(c.head().deadBefore() - c.head().deadAfter(), c.deadEntriesRemoved());
+      assertTrue(c.tombstonesRemoved() > 0, "the span's tombstones from SST facts: " + c.before().stats() + " -> "
+          + c.after().stats());
+      assertTrue(s.skipsForSeek(KEYS, "/v/q/") <= 10);
     }
   }
 

@@ -41,12 +41,14 @@ class RangeCompactionMetricsTest {
       "range_compaction_second_pass_compactions", "range_compaction_ranges_skipped_no_progress",
       "range_compaction_last_round_end_time_ms", "range_compaction_backoff_active",
       "range_compaction_table_worst_tombstone_ratio", "range_compaction_table_compactions",
-      "range_compaction_table_tombstones_removed");
+      "range_compaction_table_tombstones_removed", "range_compaction_head_compactions",
+      "range_compaction_head_dead_entries_removed");
 
   /** Counters Prometheus can take a {@code rate()} of. */
   static final List<String> COUNTERS = List.of("range_compaction_compaction_time_ms",
       "range_compaction_ranges_compacted", "range_compaction_compaction_duration_ms_num_ops",
-      "range_compaction_table_compactions", "range_compaction_table_tombstones_removed");
+      "range_compaction_table_compactions", "range_compaction_table_tombstones_removed",
+      "range_compaction_head_compactions", "range_compaction_head_dead_entries_removed");
 
   @Test
   void prometheusNamesCarryUnitsAndPerTableLabels() throws IOException {
@@ -55,6 +57,9 @@ class RangeCompactionMetricsTest {
     m.recordCompaction(compaction("keyTable", 1000, 200, 150, true));
     m.recordCompaction(compaction("keyTable", 500, 0, 100, false));
     m.recordCompaction(compaction("openKeyTable", 9000, 0, 50, false));
+    RoundResult.Compacted head = compaction("keyTable", 0, 0, 20, false);
+    m.recordCompaction(new RoundResult.Compacted(head.before(), null, head.after(), 20,
+        new RoundResult.HeadDrop(12_000, 4)));
     m.rangesSkippedNoProgress.incr(2);
     m.lastRoundEndTimeMs.set(1_700_000_000_123L);
     m.backoffActive.set(1);
@@ -66,9 +71,11 @@ class RangeCompactionMetricsTest {
       assertTrue(prom.contains("# TYPE " + name + " counter"), name + " is a counter in\n" + prom);
     }
     assertTrue(prom.contains("range_compaction_ranges_compacted{"), prom);
-    assertValue(prom, "range_compaction_ranges_compacted{", "", " 3");
-    assertValue(prom, "range_compaction_compaction_time_ms{", "", " 300");
-    assertValue(prom, "range_compaction_compaction_duration_ms_num_ops{", "", " 3");
+    assertValue(prom, "range_compaction_ranges_compacted{", "", " 4");
+    assertValue(prom, "range_compaction_compaction_time_ms{", "", " 320");
+    assertValue(prom, "range_compaction_compaction_duration_ms_num_ops{", "", " 4");
+    assertValue(prom, "range_compaction_head_compactions{", "", " 1");
+    assertValue(prom, "range_compaction_head_dead_entries_removed{", "", " 11996");
     assertValue(prom, "range_compaction_second_pass_compactions{", "", " 1");
     assertValue(prom, "range_compaction_ranges_skipped_no_progress{", "", " 2");
     assertValue(prom, "range_compaction_tombstones_removed{", "", " 10500");
@@ -76,7 +83,7 @@ class RangeCompactionMetricsTest {
     assertValue(prom, "range_compaction_last_round_end_time_ms{", "", " 1700000000123");
     assertValue(prom, "range_compaction_table_worst_tombstone_ratio{", "table=\"keyTable\"", " 0.49");
     // openKeyTable churn does not hide keyTable's work: each table has its own counts.
-    assertValue(prom, "range_compaction_table_compactions{", "table=\"keyTable\"", " 2");
+    assertValue(prom, "range_compaction_table_compactions{", "table=\"keyTable\"", " 3");
     assertValue(prom, "range_compaction_table_tombstones_removed{", "table=\"keyTable\"", " 1500");
     assertValue(prom, "range_compaction_table_compactions{", "table=\"openKeyTable\"", " 1");
     assertValue(prom, "range_compaction_table_tombstones_removed{", "table=\"openKeyTable\"", " 9000");
