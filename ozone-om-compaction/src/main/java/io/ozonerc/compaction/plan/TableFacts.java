@@ -267,8 +267,20 @@ public final class TableFacts {
     return sum;
   }
 
-  private static double interpolated(SstFile g, byte[] begin, byte[] end) {
-    return g.entries() * Keys.overlapFraction(g.smallestKey(), g.largestKey(), begin, end);
+  /**
+   * The entries of lower-level file {@code g} in [begin, end). A file that touches buckets is taken to hold its
+   * entries in those buckets, shared equally between them and interpolated inside each; the gaps between buckets
+   * get none of it. Plain key interpolation over the file would not do: the bytes that tell buckets apart come
+   * early in the key, so the empty gap between {@code /v/b9/} and {@code /v/b10/} spans far more of the key space
+   * than either bucket, and a straddling file would seem to hold most of its entries (and, through the level-0
+   * shares built on this, most of the new tombstones) in a range where the OM keeps no key. A file that touches no
+   * bucket (keys of a deleted bucket) is interpolated over its key span.
+   */
+  private double interpolated(SstFile g, byte[] begin, byte[] end) {
+    int touched = bucketsTouched.computeIfAbsent(g, this::countBucketsOverlapping);
+    double fraction = touched == 0 ? Keys.overlapFraction(g.smallestKey(), g.largestKey(), begin, end)
+        : bucketShareSum(g, begin, end) / touched;
+    return g.entries() * fraction;
   }
 
   /** Buckets sharing a key with f: all buckets but those beginning after it and those ending before it. */
