@@ -80,7 +80,8 @@ public class RangeCompactionConfig {
       tags = {OM, PERFORMANCE},
       description = "Largest number of SST entries (puts and tombstones) one compaction may cover, > 0; bigger "
           + "bucket ranges are split at SST file boundaries. Bounds the time of one compactRange call (about 200 ms "
-          + "per million entries, measured on a 1e6-key bucket).")
+          + "per million entries, measured on a 1e6-key bucket). A dead head whose compaction would take level-0 "
+          + "files and rewrite more than this waits for RocksDB's own level-0 compaction.")
   private long maxCompactionEntries;
 
   @Config(key = PREFIX + ".min.tombstones", defaultValue = "10000", type = ConfigType.LONG, tags = {OM, PERFORMANCE},

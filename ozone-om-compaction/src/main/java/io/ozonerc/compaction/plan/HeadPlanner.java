@@ -37,6 +37,16 @@ import java.util.Map;
  * at {@link #PROBES_PER_ROUND}; when there are more, half the budget goes to the largest bounds and half rotates
  * through the rest, so every candidate is probed within a bounded number of rounds.
  *
+ * <h2>Cost</h2>
+ * A head's dead span is small, but {@code compactRange} of it takes every level-0 file overlapping it, grown to
+ * the level-0 files overlapping those, and every file below their joint span ({@link CompactionCost}). On a busy
+ * OM each flush holds writes of many buckets, so one level-0 file over the head can make a compaction of a few
+ * thousand dead keys rewrite the whole table. A head whose compaction includes level-0 files and would rewrite more
+ * than {@code max.compaction.entries} therefore waits ({@link Verdict#WAITS_FOR_LEVEL0}): RocksDB compacts level 0
+ * by itself once it holds a few files (4 by default), a cost it pays anyway; the dead keys then sit in a level
+ * below 0, where the head's own files are few, or are gone (a compaction into the bottom level drops tombstones).
+ * A head below level 0 is compacted whatever its cost: nothing will make it cheaper, and it must not starve.
+ *
  * <h2>Ranking</h2>
  * Table heads first, largest first: every listing of every bucket crosses its table's head, and a table head is
  * also the head of the table's first bucket. Then bucket heads by dead entries. A bucket head inside a planned
@@ -213,9 +223,15 @@ public final class HeadPlanner {
             ? (h.truncated() ? "no live key within the probe's skip cap" : "no live key in the range")
             : "first live key " + Keys.show(h.firstLive()));
     // A head still in the memtables qualifies too: compactRange flushes a memtable that overlaps its range.
-    Verdict v = !qualifies ? Verdict.BELOW_THRESHOLD : base.stats().busy() ? Verdict.BUSY : Verdict.PLANNED;
+    RangeStats st = base.stats();
+    boolean level0Bound = st.shallowestLevel() == 0 && st.fileEntries() > settings.maxCompactionEntries();
+    Verdict v = !qualifies ? Verdict.BELOW_THRESHOLD : st.busy() ? Verdict.BUSY
+        : level0Bound ? Verdict.WAITS_FOR_LEVEL0 : Verdict.PLANNED;
     if (v == Verdict.BUSY) {
       why = "an overlapping file is being compacted; " + why;
+    } else if (v == Verdict.WAITS_FOR_LEVEL0) {
+      why += "; its compaction would rewrite " + st.fileEntries() + " entries > max.compaction.entries "
+          + settings.maxCompactionEntries() + " (level-0 files spanning other ranges and everything below them)";
     }
     return new RangeAssessment(span, base.stats(), v, why, base.forceBottommost());
   }

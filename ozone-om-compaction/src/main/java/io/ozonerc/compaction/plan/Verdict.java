@@ -13,7 +13,13 @@ public enum Verdict {
   /** Qualified, but the round's range or byte budget was spent on higher-scoring ranges. */
   OVER_BUDGET,
   /** Qualified when planned, no longer qualified when re-checked just before compaction. */
-  STALE;
+  STALE,
+  /**
+   * A dead head whose compaction would rewrite more than {@code max.compaction.entries} because level-0 files that
+   * span other ranges pull in everything below them; left to RocksDB's own level-0 compaction, which takes that
+   * part anyway (see {@link HeadPlanner#assess}).
+   */
+  WAITS_FOR_LEVEL0;
 
   @Override
   public String toString() {

@@ -36,7 +36,8 @@ public final class RangeCompactionMetrics implements MetricsSource {
       registry.newCounter("RoundsBackedOff", "Rounds stopped or skipped for RocksDB write pressure", 0L);
   final MutableCounterLong roundsFailed =
       registry.newCounter("RoundsFailed", "Rounds ended by an error (store closed or replaced, I/O)", 0L);
-  final MutableCounterLong rangesPlanned = registry.newCounter("RangesPlanned", "Ranges chosen by the planner", 0L);
+  final MutableCounterLong rangesPlanned = registry.newCounter("RangesPlanned",
+      "Ranges chosen by the planner, dead heads included", 0L);
   final MutableCounterLong rangesCompacted = registry.newCounter("RangesCompacted", "Ranges compacted", 0L);
   final MutableCounterLong rangesSkippedPressure =
       registry.newCounter("RangesSkippedPressure", "Planned ranges left for write pressure", 0L);
@@ -68,6 +69,9 @@ public final class RangeCompactionMetrics implements MetricsSource {
   final MutableCounterLong headDeadEntriesRemoved = registry.newCounter("HeadDeadEntriesRemoved",
       "Dead entries a seek at a compacted head's start no longer steps over, measured by seeking before and after",
       0L);
+  final MutableCounterLong headsWaitingForLevel0 = registry.newCounter("HeadsWaitingForLevel0",
+      "Qualifying dead heads not compacted because their compaction would take level-0 files spanning other ranges "
+          + "and rewrite more than max.compaction.entries (left to RocksDB's own level-0 compaction)", 0L);
   final MutableGaugeLong lastRoundDurationMs =
       registry.newGauge("LastRoundDurationMs", "Duration of the last round", 0L);
   final MutableGaugeLong lastRoundEndTimeMs = registry.newGauge("LastRoundEndTimeMs",
@@ -204,6 +208,10 @@ public final class RangeCompactionMetrics implements MetricsSource {
 
   public long getHeadCompactions() {
     return headCompactions.value();
+  }
+
+  public long getHeadsWaitingForLevel0() {
+    return headsWaitingForLevel0.value();
   }
 
   public long getHeadDeadEntriesRemoved() {

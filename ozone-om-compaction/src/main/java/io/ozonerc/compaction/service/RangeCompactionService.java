@@ -428,6 +428,12 @@ public class RangeCompactionService extends BackgroundService {
     }
 
     @Override
+    public void headsPlanned(CompactionPlan plan) {
+      metrics.rangesPlanned.incr(plan.planned().size());
+      metrics.headsWaitingForLevel0.incr(count(plan, Verdict.WAITS_FOR_LEVEL0));
+    }
+
+    @Override
     public void compacted(Compacted c) {
       synchronized (history) {
         if (history.size() == HISTORY) {
@@ -440,7 +446,11 @@ public class RangeCompactionService extends BackgroundService {
 
     @Override
     public void skipped(RangeAssessment recheck) {
-      metrics.rangesSkippedStale.incr();
+      if (recheck.verdict() == Verdict.WAITS_FOR_LEVEL0) {
+        metrics.headsWaitingForLevel0.incr();
+      } else {
+        metrics.rangesSkippedStale.incr();
+      }
     }
 
     private static long count(CompactionPlan plan, Verdict v) {

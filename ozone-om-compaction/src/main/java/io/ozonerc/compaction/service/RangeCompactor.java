@@ -109,6 +109,9 @@ public final class RangeCompactor {
 
     default void planned(CompactionPlan plan) { }
 
+    /** The dead heads a pass probed: those planned, and those left with the reason ({@code notPlanned}). */
+    default void headsPlanned(CompactionPlan plan) { }
+
     default void compacted(Compacted compaction) { }
 
     default void skipped(RangeAssessment recheck) { }
@@ -280,6 +283,7 @@ public final class RangeCompactor {
     }
     rememberHot(heads, minDead);
     CompactionPlan plan = HeadPlanner.plan(heads, filesByTable, sortedBuckets, s.planner(), minDead);
+    listener.headsPlanned(plan);
     List<Compacted> done = new ArrayList<>();
     List<RangeAssessment> skipped = new ArrayList<>();
     List<RangeAssessment> planned = plan.planned();

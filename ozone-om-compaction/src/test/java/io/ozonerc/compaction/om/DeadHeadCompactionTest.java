@@ -223,6 +223,58 @@ class DeadHeadCompactionTest {
     }
   }
 
+  /**
+   * A queue head under a level-0 file that also holds cold buckets' writes: compacting the head would take that file
+   * and every cold file below it. Above max.compaction.entries the head waits for RocksDB's own level-0 compaction
+   * (nothing compacted, the head reported as waiting); with the default cap the same head is compacted.
+   */
+  @Test
+  void aHeadUnderLevel0FilesSpanningColdDataWaitsWhenItsCompactionWouldPassTheCap() throws Exception {
+    try (OmTestStore s = OmTestStore.open(dir)) {
+      OmCompactionStore store = new OmCompactionStore(s.metadata());
+      int head = s.hotQueueAmongColdBuckets(50, 12, 2_000);
+      // One more flush holding cold puts and the queue's next deletes: a level-0 file over the head and cold data.
+      s.putKeys("v", "c000", 10_000, 10_050);
+      s.putKeys("v", "c049", 10_000, 10_050);
+      s.deleteKeys("v", "hot", head, head + 2_000);
+      s.flush();
+      assertTrue(s.filesOverlapping(KEYS, Keys.utf8("/v/hot/"), Keys.utf8("/v/hot0")).stream()
+          .anyMatch(f -> f.level() == 0), "a level-0 file lies over the queue head");
+      long skipsBefore = s.skipsForSeek(KEYS, "/v/hot/");
+
+      List<CompactionPlan> seen = new java.util.ArrayList<>();
+      RoundResult capped = headsOnlyRound(store, "1000", seen);
+      capped.describe().forEach(l -> LOG.info("capped: {}", l));
+      assertEquals(List.of(), capped.compacted(), "nothing compacted under the cap");
+      assertTrue(seen.stream().flatMap(p -> p.notPlanned().stream()).anyMatch(a -> a.verdict()
+          == Verdict.WAITS_FOR_LEVEL0 && a.range().label().equals("/v/hot/")), "the queue head waits: " + seen);
+      assertEquals(skipsBefore, s.skipsForSeek(KEYS, "/v/hot/"), "the head is as it was");
+
+      RoundResult open = headsOnlyRound(store, "1000000", new java.util.ArrayList<>());
+      open.describe().forEach(l -> LOG.info("default cap: {}", l));
+      assertTrue(open.compacted().stream().anyMatch(c -> c.head() != null
+          && c.before().range().label().equals("/v/hot/")), String.join("\n", open.describe()));
+      assertTrue(s.skipsForSeek(KEYS, "/v/hot/") <= 10, "head compacted");
+    }
+  }
+
+  /** A round where only dead heads can act (the range test is out of reach), with the given entry cap. */
+  private static RoundResult headsOnlyRound(OmCompactionStore store, String maxEntries, List<CompactionPlan> heads)
+      throws Exception {
+    OzoneConfiguration conf = new OzoneConfiguration();
+    conf.set("ozone.om.range.compaction.max.compaction.entries", maxEntries);
+    conf.set("ozone.om.range.compaction.min.tombstones", "1000000000");
+    conf.set("ozone.om.range.compaction.memtable.flush", "false");
+    RangeCompactionConfig c = RangeCompactionConfig.from(conf);
+    RangeCompactor compactor = new RangeCompactor(store, System::nanoTime, new RangeCompactor.Listener() {
+      @Override
+      public void headsPlanned(CompactionPlan plan) {
+        heads.add(plan);
+      }
+    });
+    return compactor.run(RangeCompactor.RoundSettings.of(c, c.plannerSettings()), () -> false);
+  }
+
   /** Deletions RocksDB reports for the live files overlapping a bucket prefix (counted whole). */
   private static long deletionsIn(OmTestStore s, String prefix) throws Exception {
     KeyRange r = KeyRange.ofPrefix(KEYS, prefix);

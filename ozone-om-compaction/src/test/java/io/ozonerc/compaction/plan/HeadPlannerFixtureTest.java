@@ -25,7 +25,7 @@ import org.junit.jupiter.api.TestFactory;
  * head keyTable /v/q/ first=/v/q/k20000 dead=40k        (a probe's result; "(table)" for the table head,
  *                                                        no first= for a range without a live key)
  * probes table=keyTable min-dead=2000 budget=1000 rotation=0
- * heads min-dead=2000                                    (plan the heads; settings as for "plan")
+ * heads min-dead=2000 max-entries=1M                      (plan the heads; settings as for "plan")
  * ----
  * expected output: the probe list (range and bound), or the head plan as {@link CompactionPlan#describe()}
  * </pre>
@@ -114,7 +114,8 @@ class HeadPlannerFixtureTest {
           Map<String, List<KeyRange>> sorted = new HashMap<>();
           buckets.forEach((t, b) -> sorted.put(t, RangePlanner.sortedBuckets(b)));
           PlannerSettings d = PlannerSettings.defaults();
-          PlannerSettings s = new PlannerSettings(d.minTombstones(), d.tombstoneRatio(), d.maxCompactionEntries(),
+          PlannerSettings s = new PlannerSettings(d.minTombstones(), d.tombstoneRatio(),
+              PlannerFixtures.count(kv.getOrDefault("max-entries", String.valueOf(d.maxCompactionEntries()))),
               d.rangesPerRun(), d.maxBytesPerRun(), BottommostMode.parse(kv.getOrDefault("bottommost", "auto")));
           out = HeadPlanner.plan(heads, byTable, sorted, s,
               PlannerFixtures.count(kv.getOrDefault("min-dead", "2000"))).describe();
