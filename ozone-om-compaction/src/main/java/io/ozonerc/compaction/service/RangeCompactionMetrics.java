@@ -35,7 +35,8 @@ public final class RangeCompactionMetrics implements MetricsSource {
   final MutableCounterLong roundsBackedOff =
       registry.newCounter("RoundsBackedOff", "Rounds stopped or skipped for RocksDB write pressure", 0L);
   final MutableCounterLong roundsFailed =
-      registry.newCounter("RoundsFailed", "Rounds ended by an error (store closed or replaced, I/O)", 0L);
+      registry.newCounter("RoundsFailed",
+      "Rounds and head checks ended by an error (store closed or replaced, I/O)", 0L);
   final MutableCounterLong rangesPlanned = registry.newCounter("RangesPlanned",
       "Ranges chosen by the planner, dead heads included", 0L);
   final MutableCounterLong rangesCompacted = registry.newCounter("RangesCompacted", "Ranges compacted", 0L);

@@ -248,8 +248,10 @@ public class RangeCompactionService extends BackgroundService {
       try {
         r = compactor.checkHeads(RoundSettings.of(config, settings), () -> stopping);
       } catch (StoreUnavailableException e) {
+        metrics.roundsFailed.incr();
         r = RoundResult.early(Outcome.STORE_UNAVAILABLE, e.getMessage(), elapsedMs(start));
       } catch (IOException | RuntimeException e) {
+        metrics.roundsFailed.incr();
         LOG.warn("Head check failed", e);
         r = RoundResult.early(Outcome.FAILED, String.valueOf(e), elapsedMs(start));
       }

@@ -37,6 +37,7 @@ class HeadCadenceTest {
   RangeCompactionService service;
   final AtomicLong clock = new AtomicLong(1_000 * SECOND);
   final AtomicBoolean pressure = new AtomicBoolean();
+  final AtomicBoolean probeFails = new AtomicBoolean();
   int head;
   int tail;
 
@@ -65,6 +66,16 @@ class HeadCadenceTest {
       @Override
       public WritePressure writePressure() throws IOException {
         return pressure.get() ? new WritePressure(0, 0, 1, false) : super.writePressure();
+      }
+
+      @Override
+      public java.util.List<io.ozonerc.compaction.plan.HeadFacts> probeHeads(String table,
+          java.util.List<io.ozonerc.compaction.plan.KeyRange> ranges,
+          java.util.List<io.ozonerc.compaction.plan.SstFile> tableFiles) throws IOException {
+        if (probeFails.get()) {
+          throw new IOException("injected probe failure");
+        }
+        return super.probeHeads(table, ranges, tableFiles);
       }
     };
     return new RangeCompactionService(s, RangeCompactionConfig.from(conf), () -> false, clock::get);
@@ -119,6 +130,26 @@ class HeadCadenceTest {
     assertTrue(next.fullRound(), "interval after the last round ended: a full round again");
     assertEquals(0, next.result().compacted().size(), "the 1,000-key head is still below the threshold");
     assertEquals(2, service.getMetrics().getRangesCompacted(), "one compaction by the round, one by the check");
+  }
+
+  /** A head check that fails is counted like a failed round, and the next check works again. */
+  @Test
+  void aFailedHeadCheckCountsAsAFailedRound() throws IOException {
+    churn(5_000);
+    assertTrue(service.tick().fullRound());
+    assertEquals(0, service.getMetrics().getRoundsFailed());
+    churn(3_000);
+    probeFails.set(true);
+    clock.addAndGet(5 * SECOND);
+    RangeCompactionService.Tick failed = service.tick();
+    assertFalse(failed.fullRound());
+    assertEquals(Outcome.FAILED, failed.result().outcome(), failed.result().describe().toString());
+    assertEquals(1, service.getMetrics().getRoundsFailed(), "the failed head check is counted");
+    probeFails.set(false);
+    clock.addAndGet(5 * SECOND);
+    RangeCompactionService.Tick next = service.tick();
+    assertEquals(1, next.result().compacted().size(), next.result().describe().toString());
+    assertEquals(1, service.getMetrics().getRoundsFailed());
   }
 
   @Test
