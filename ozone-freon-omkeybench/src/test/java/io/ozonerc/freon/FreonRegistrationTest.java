@@ -1,0 +1,24 @@
+package io.ozonerc.freon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.apache.hadoop.ozone.freon.Freon;
+import org.junit.jupiter.api.Test;
+
+/** Freon finds the subcommand the way a stock install would: ServiceLoader over FreonSubcommand. */
+class FreonRegistrationTest {
+
+  @Test
+  void freonListsOmkeybench() {
+    Freon freon = new Freon();
+    assertInstanceOf(OmKeyBench.class, freon.getCmd().getSubcommands().get("omkeybench").getCommand());
+    StringWriter out = new StringWriter();
+    freon.getCmd().setOut(new PrintWriter(out));
+    assertEquals(0, freon.getCmd().execute("--help"));
+    assertTrue(out.toString().contains("omkeybench"), out.toString());
+  }
+}
