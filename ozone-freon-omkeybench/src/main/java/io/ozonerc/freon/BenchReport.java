@@ -70,6 +70,7 @@ final class BenchReport {
   void tick(long nowNanos) throws IOException {
     double seconds = Math.max(1e-9, (nowNanos - lastTickNanos) / 1e9);
     lastTickNanos = nowNanos;
+    String keys = keyColumns();
     StringBuilder r = new StringBuilder();
     for (Op op : Op.values()) {
       OpStats s = stats.get(op);
@@ -77,7 +78,7 @@ final class BenchReport {
       long skippedNow = s.skipped();
       long skipped = skippedNow - lastSkipped.put(op, skippedNow);
       r.append(String.format(Locale.ROOT, " %s %.1f/s", op, interval.count() / seconds));
-      writeRow(nowNanos, "interval", op, interval, interval.count() / seconds, skipped);
+      writeRow(nowNanos, "interval", op, interval, interval.count() / seconds, skipped, keys);
     }
     rates = r.toString();
   }
@@ -86,20 +87,28 @@ final class BenchReport {
   void finish(long endNanos) throws IOException {
     tick(endNanos);
     double seconds = Math.max(1e-9, (endNanos - startNanos) / 1e9);
+    String keys = keyColumns();
     for (Op op : Op.values()) {
       LatencyHistogram.Snapshot total = stats.get(op).total();
-      writeRow(endNanos, "total", op, total, total.count() / seconds, stats.get(op).skipped());
+      writeRow(endNanos, "total", op, total, total.count() / seconds, stats.get(op).skipped(), keys);
     }
   }
 
-  private void writeRow(long nowNanos, String kind, Op op, LatencyHistogram.Snapshot s, double rate, long skipped)
-      throws IOException {
+  /** live,tracked,created,deleted read once, so all rows of one interval agree. */
+  private String keyColumns() {
+    long c = created.getAsLong();
+    long d = deleted.getAsLong();
+    return (c - d) + "," + tracked.getAsLong() + "," + c + "," + d;
+  }
+
+  private void writeRow(long nowNanos, String kind, Op op, LatencyHistogram.Snapshot s, double rate, long skipped,
+      String keys) throws IOException {
     if (csv == null) {
       return;
     }
-    csv.write(String.format(Locale.ROOT, "%.3f,%s,%s,%d,%.2f,%d,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d%n",
+    csv.write(String.format(Locale.ROOT, "%.3f,%s,%s,%d,%.2f,%d,%.3f,%.3f,%.3f,%.3f,%s%n",
         (nowNanos - startNanos) / 1e9, kind, op, s.count(), rate, skipped, ms(s.mean()), ms(s.valueAt(0.5)),
-        ms(s.valueAt(0.99)), ms(s.max()), live(), tracked.getAsLong(), created.getAsLong(), deleted.getAsLong()));
+        ms(s.valueAt(0.99)), ms(s.max()), keys));
     csv.flush();
   }
 

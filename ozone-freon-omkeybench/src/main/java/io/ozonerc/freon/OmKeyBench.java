@@ -2,7 +2,6 @@ package io.ozonerc.freon;
 
 import io.ozonerc.freon.LiveKeys.DeleteOrder;
 import io.ozonerc.freon.Weights.Op;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -198,9 +197,9 @@ public class OmKeyBench extends BaseFreonGenerator implements Callable<Void> {
       t.setDaemon(true);
       return t;
     });
-    try (OzoneClient client = createOzoneClient(omServiceId, conf);
-         Writer csv = csvPath == null ? null
-             : new BufferedWriter(Files.newBufferedWriter(Paths.get(csvPath), StandardCharsets.UTF_8))) {
+    // The CSV file first: a path that cannot be written fails before the cluster is contacted.
+    try (Writer csv = csvPath == null ? null : Files.newBufferedWriter(Paths.get(csvPath), StandardCharsets.UTF_8);
+         OzoneClient client = createOzoneClient(omServiceId, conf)) {
       bucket = ensureBucket(client);
       om = createOmClient(conf, omServiceId);
       for (Op op : Op.values()) {
