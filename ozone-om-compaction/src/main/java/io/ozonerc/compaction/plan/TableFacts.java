@@ -38,6 +38,9 @@ public final class TableFacts {
   private final long[] l0CoveringEntries;
   private int l0Hint;
   private final Map<Double, LevelFiles[]> denseByRatio = new HashMap<>();
+  private double denseRatio;
+  private LevelFiles[] denseFor;
+  private byte[][][] denseL0Span; // [k]: span of the dense files among l0Covering(k), null when none
   private final double[] memoDensity;
   private byte[] memoBegin;
   private byte[] memoEnd;
@@ -46,6 +49,11 @@ public final class TableFacts {
   private int beginRank;
   private byte[] rangeEnd;
   private int endRank;
+  // partFraction of a file covering a whole bucket, for the last bucket and range asked.
+  private KeyRange fractionBucket;
+  private byte[] fractionBegin;
+  private byte[] fractionEnd;
+  private double bucketFraction;
 
   private TableFacts(List<SstFile> files, List<KeyRange> buckets, PlanWork work) {
     this.files = List.copyOf(files);
@@ -247,7 +255,7 @@ public final class TableFacts {
       for (int i = from; i < to; i++) {
         work.step();
         SstFile f = lf.files[i];
-        if (Keys.compare(f.smallestKey(), begin) <= 0 && Keys.compare(Keys.keySuccessor(f.largestKey()), end) >= 0) {
+        if (Keys.compare(f.smallestKey(), begin) <= 0 && Keys.successorAtOrAfter(f.largestKey(), end)) {
           sum += f.entries();
         }
       }
@@ -495,18 +503,28 @@ public final class TableFacts {
   }
 
   /** The part of f inside bucket b, and how much of that part [begin, end) covers. */
-  private static double partFraction(SstFile f, KeyRange b, byte[] begin, byte[] end) {
-    byte[] partLo = Keys.compare(f.smallestKey(), b.begin()) > 0 ? f.smallestKey() : b.begin();
-    byte[] partHi = b.end() == null || Keys.compare(f.largestKey(), b.end()) < 0 ? f.largestKey() : b.end();
+  private double partFraction(SstFile f, KeyRange b, byte[] begin, byte[] end) {
+    boolean startsInside = Keys.compare(f.smallestKey(), b.begin()) > 0;
+    boolean endsInside = b.end() == null || Keys.compare(f.largestKey(), b.end()) < 0;
+    if (!startsInside && !endsInside) {
+      // f covers the bucket: the part is the bucket itself, as for every other file covering it (the last answer
+      // is kept; one range asks it for each level).
+      if (b != fractionBucket || begin != fractionBegin || end != fractionEnd) {
+        fractionBucket = b;
+        fractionBegin = begin;
+        fractionEnd = end;
+        bucketFraction = Keys.overlapFraction(b.begin(), b.end(), begin, end);
+      }
+      return bucketFraction;
+    }
+    byte[] partLo = startsInside ? f.smallestKey() : b.begin();
+    byte[] partHi = endsInside ? f.largestKey() : b.end();
     return Keys.overlapFraction(partLo, partHi, begin, end);
   }
 
-  /**
-   * The key span [smallest, largest] of the files overlapping [begin, end) whose own deletions / entries reach
-   * {@code ratio}, or null when there is none.
-   */
-  byte[][] denseSpan(byte[] begin, byte[] end, double ratio) {
-    LevelFiles[] dense = denseByRatio.computeIfAbsent(ratio, r -> {
+  /** Per level, the files whose own deletions / entries reach {@code ratio}, indexed; built once per ratio. */
+  private LevelFiles[] denseByRatio(double ratio) {
+    return denseByRatio.computeIfAbsent(ratio, r -> {
       LevelFiles[] out = new LevelFiles[levels.length];
       for (int l = 0; l < levels.length; l++) {
         if (levels[l] != null) {
@@ -517,10 +535,43 @@ public final class TableFacts {
       }
       return out;
     });
+  }
+
+  /**
+   * The key span [smallest, largest] of the files overlapping [begin, end) whose own deletions / entries reach
+   * {@code ratio}, or null when there is none.
+   */
+  byte[][] denseSpan(byte[] begin, byte[] end, double ratio) {
+    if (denseFor == null || denseRatio != ratio) { // one ratio per plan: no map lookup (and boxing) per range
+      denseRatio = ratio;
+      denseFor = denseByRatio(ratio);
+      denseL0Span = new byte[l0Covering.length][][];
+      for (int k = 0; k < l0Covering.length; k++) {
+        for (int i : l0Covering[k]) {
+          SstFile f = levels[0].files[i];
+          if (f.entries() > 0 && (double) f.deletions() / f.entries() >= ratio) { // as denseByRatio picks them
+            byte[][] span = denseL0Span[k];
+            denseL0Span[k] = span == null ? new byte[][] {f.smallestKey(), f.largestKey()} : new byte[][] {
+                Keys.compare(f.smallestKey(), span[0]) < 0 ? f.smallestKey() : span[0],
+                Keys.compare(f.largestKey(), span[1]) > 0 ? f.largestKey() : span[1]};
+          }
+        }
+      }
+    }
+    LevelFiles[] dense = denseFor;
     byte[] lo = null;
     byte[] hi = null;
+    int stretch = l0Stretch(begin, end);
     for (LevelFiles lf : dense) {
       if (lf == null) {
+        continue;
+      }
+      if (lf.level == 0 && stretch >= 0) { // the dense level-0 files covering the range's stretch of level 0
+        byte[][] span = denseL0Span[stretch];
+        if (span != null) {
+          lo = lo == null || Keys.compare(span[0], lo) < 0 ? span[0] : lo;
+          hi = hi == null || Keys.compare(span[1], hi) > 0 ? span[1] : hi;
+        }
         continue;
       }
       int from = 0;
