@@ -68,8 +68,10 @@ public final class RangePlanner {
    * assessed so far (tables in name order, ranges in key order) and says so ({@link CompactionPlan#complete()}).
    *
    * <p>Cost: each table's files and buckets are sorted once ({@link TableFacts}); each range then costs a few
-   * binary searches per level plus the level-0 files it meets, so a plan is O((B + F) log(B + F)) for B buckets and
-   * F files, never a pass over all files per range or over all buckets per file.
+   * searches per level, started from the previous range's answers, plus the level-0 files it meets, so a plan is
+   * O((B + F) log(B + F)) for B buckets and F files, never a pass over all files per range or over all buckets per
+   * file. Only ranges that qualify get their compaction cost worked out during the plan (see
+   * {@link RangeAssessment}).
    */
   public static CompactionPlan plan(List<SstFile> files, Map<String, List<KeyRange>> bucketsByTable,
       List<KeyRange> noProgress, PlannerSettings settings, PlanWork work) {

@@ -13,9 +13,11 @@ import java.util.function.IntFunction;
 /**
  * One table's SST files and bucket ranges, indexed once so that every range query of a plan is a few binary
  * searches: files per level sorted by smallest key with prefix sums ({@link LevelFiles}), buckets sorted by begin
- * with their ends sorted too. Building it sorts once, O(n log n); a query costs O(levels x log n) plus the level-0
- * files it meets. Immutable after construction except for memoised per-file values and the work counter; not
- * thread-safe (one plan uses it on one thread).
+ * with their ends sorted too, level 0 cut into stretches at its files' bounds. Building it sorts once,
+ * O(n log n); a query costs O(levels x log n) plus the level-0 files it meets. Queries of one range, and of the
+ * next range in key order, find the answers of the last one kept: the bounds of each level's run, the buckets a
+ * range spans, the stretch of level 0. Immutable after construction except for those memoised values and the work
+ * counter; not thread-safe (one plan uses it on one thread).
  */
 public final class TableFacts {
   private final List<SstFile> files;
