@@ -88,7 +88,7 @@ public record CompactionCost(int files, long entries, long bytes, boolean busy) 
     Block[] inRange = new Block[t.maxLevel() + 1];
     for (int l = 0; l <= t.maxLevel(); l++) {
       LevelFiles lf = t.level(l);
-      inRange[l] = lf == null ? Block.EMPTY : block(lf, begin, end, true);
+      inRange[l] = lf == null ? Block.EMPTY : l == 0 ? level0Block(t, lf, begin, end) : block(lf, begin, end, true);
       if (!inRange[l].isEmpty()) {
         first = first < 0 ? l : first;
         deepest = l;
@@ -159,6 +159,25 @@ public record CompactionCost(int files, long entries, long bytes, boolean busy) 
       }
     }
     return from < 0 ? Block.EMPTY : new Block(from, to, in);
+  }
+
+  /** Level-0 files overlapping [begin, end]: those covering the range's stretch of level 0 when it has one. */
+  private static Block level0Block(TableFacts t, LevelFiles l0, byte[] begin, byte[] end) {
+    int k = t.l0Stretch(begin, end);
+    if (k < 0) {
+      return block(l0, begin, end, true);
+    }
+    int[] cover = t.l0Covering(k);
+    if (cover.length == 0) {
+      return Block.EMPTY;
+    }
+    int from = Integer.MAX_VALUE;
+    int to = 0;
+    for (int i : cover) {
+      from = Math.min(from, i);
+      to = Math.max(to, i + 1);
+    }
+    return new Block(from, to, t.l0CoveringIn(k));
   }
 
   /**

@@ -48,6 +48,16 @@ public final class Keys {
     return Arrays.copyOf(key, key.length + 1);
   }
 
+  /** Whether {@code keySuccessor(key) >= bound}, without building the successor. */
+  static boolean successorAtOrAfter(byte[] key, byte[] bound) {
+    if (compare(key, bound) >= 0) {
+      return true;
+    }
+    // key < bound: the successor key + 0x00 reaches bound only by being it.
+    return bound.length == key.length + 1 && bound[key.length] == 0
+        && Arrays.equals(key, 0, key.length, bound, 0, key.length);
+  }
+
   /** True when [smallest, largest] (inclusive) and [begin, end) share a key. */
   public static boolean overlaps(byte[] smallest, byte[] largest, byte[] begin, byte[] end) {
     return compare(largest, begin) >= 0 && (end == null || compare(smallest, end) < 0);

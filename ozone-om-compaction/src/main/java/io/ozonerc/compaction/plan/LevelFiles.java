@@ -1,9 +1,11 @@
 package io.ozonerc.compaction.plan;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.IntPredicate;
+import java.util.stream.IntStream;
 
 /**
  * The files of one LSM level of one table, sorted by smallest key, with prefix sums, so that a range query costs a
@@ -27,11 +29,22 @@ final class LevelFiles {
   private final long[] bytes;
   private final int[] busy;
   private final PlanWork work;
-  private int fromHint; // where the last search ended: the next range of a plan lies just after it
-  private int toHint;
+  // Where the last search ended, for the key asked (by identity: keys never change): the next range of a plan
+  // lies just after it. The end is kept apart for exclusive [0] and inclusive [1] ends.
+  private int fromHint;
+  private byte[] fromKey;
+  private final int[] toHint = new int[2];
+  private final byte[][] toKey = new byte[2][];
   private byte[] spanLo;
   private byte[] spanHi;
   private int[] spanRun = {0, 0};
+  // Per-file values a plan asks for again and again, kept by index (see TableFacts#share): NaN or -1 until asked.
+  final double[] densityUnder;
+  final int[] bucketsTouched;
+  final int[] bucketsEndingBefore;
+  final int[] bucketsBeginningUpTo;
+  /** Level 0: indexes of {@link #files} oldest first (by largest sequence number; ties in key order). */
+  final int[] bySeqno;
 
   LevelFiles(int level, List<SstFile> levelFiles, PlanWork work) {
     this.level = level;
@@ -55,6 +68,14 @@ final class LevelFiles {
       bytes[i + 1] = bytes[i] + files[i].sizeBytes();
       busy[i + 1] = busy[i] + (files[i].beingCompacted() ? 1 : 0);
     }
+    densityUnder = new double[n];
+    Arrays.fill(densityUnder, Double.NaN);
+    bucketsTouched = new int[n];
+    Arrays.fill(bucketsTouched, -1);
+    bucketsEndingBefore = new int[n];
+    bucketsBeginningUpTo = new int[n];
+    bySeqno = level > 0 ? null : IntStream.range(0, n).boxed()
+        .sorted(Comparator.comparingLong(i -> files[i].largestSeqno())).mapToInt(Integer::intValue).toArray();
   }
 
   /**
@@ -62,8 +83,11 @@ final class LevelFiles {
    * {@code inclusiveEnd}, those overlapping [begin, end] (RocksDB's manual compaction treats its end as inclusive).
    */
   int from(byte[] begin) {
-    // first file whose largest >= begin
-    fromHint = search(i -> Keys.compare(files[i].largestKey(), begin) >= 0, fromHint);
+    if (begin != fromKey) { // one range asks for the same bounds many times (estimate, shares, cost)
+      // first file whose largest >= begin
+      fromHint = search(i -> Keys.compare(files[i].largestKey(), begin) >= 0, fromHint);
+      fromKey = begin;
+    }
     return fromHint;
   }
 
@@ -71,12 +95,16 @@ final class LevelFiles {
     if (end == null) {
       return files.length;
     }
-    // first file whose smallest >= end (> end when inclusive)
-    toHint = search(i -> {
-      int c = Keys.compare(files[i].smallestKey(), end);
-      return c > 0 || (c == 0 && !inclusiveEnd);
-    }, toHint);
-    return toHint;
+    int k = inclusiveEnd ? 1 : 0;
+    if (end != toKey[k]) {
+      // first file whose smallest >= end (> end when inclusive)
+      toHint[k] = search(i -> {
+        int c = Keys.compare(files[i].smallestKey(), end);
+        return c > 0 || (c == 0 && !inclusiveEnd);
+      }, toHint[k]);
+      toKey[k] = end;
+    }
+    return toHint[k];
   }
 
   /**
@@ -101,7 +129,11 @@ final class LevelFiles {
    * A plan asks for ranges in key order, so d is small and a query costs a few comparisons.
    */
   private int search(IntPredicate atOrAfter, int hint) {
-    int n = files.length;
+    return search(files.length, atOrAfter, hint, work);
+  }
+
+  /** {@link #search(IntPredicate, int)} over any n sorted elements. */
+  static int search(int n, IntPredicate atOrAfter, int hint, PlanWork work) {
     if (n == 0) {
       return 0;
     }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * Decides which key ranges of the OM's tables to compact, from SST file facts alone.
@@ -67,8 +68,10 @@ public final class RangePlanner {
    * assessed so far (tables in name order, ranges in key order) and says so ({@link CompactionPlan#complete()}).
    *
    * <p>Cost: each table's files and buckets are sorted once ({@link TableFacts}); each range then costs a few
-   * binary searches per level plus the level-0 files it meets, so a plan is O((B + F) log(B + F)) for B buckets and
-   * F files, never a pass over all files per range or over all buckets per file.
+   * searches per level, started from the previous range's answers, plus the level-0 files it meets, so a plan is
+   * O((B + F) log(B + F)) for B buckets and F files, never a pass over all files per range or over all buckets per
+   * file. Only ranges that qualify get their compaction cost worked out during the plan (see
+   * {@link RangeAssessment}).
    */
   public static CompactionPlan plan(List<SstFile> files, Map<String, List<KeyRange>> bucketsByTable,
       List<KeyRange> noProgress, PlannerSettings settings, PlanWork work) {
@@ -102,10 +105,10 @@ public final class RangePlanner {
           if (a.verdict() == Verdict.BELOW_THRESHOLD) {
             a = denseSubRange(piece, t, settings).orElse(a);
           }
-          if (piece.label().startsWith(NO_BUCKET) && Math.round(a.stats().entries()) == 0) {
+          if (piece.label().startsWith(NO_BUCKET) && Math.round(a.estimate().entries()) == 0) {
             continue; // a gap that straddling files cross but that holds nothing by estimate
           }
-          worstRatio = Math.max(worstRatio, a.stats().tombstoneRatio());
+          worstRatio = Math.max(worstRatio, a.estimate().tombstoneRatio());
           // Before merging, so a piece that must wait does not hold back its neighbours.
           pieces.add(a.verdict() == Verdict.PLANNED ? leaveOutNoProgress(a, noProgress) : a);
         }
@@ -151,32 +154,41 @@ public final class RangePlanner {
 
   /** Assesses one range of an indexed table (see {@link #assess(KeyRange, List, List, PlannerSettings)}). */
   public static RangeAssessment assess(KeyRange range, TableFacts t, PlannerSettings s) {
-    RangeStats st = RangeStats.estimate(t, range.begin(), range.end());
+    RangeStats est = RangeStats.estimate(t, range.begin(), range.end());
     boolean force = switch (s.bottommost()) {
       case FORCE -> true;
       case SKIP -> false;
       // Tombstones in the deepest level are dropped only by a bottommost rewrite; elsewhere the merge drops them.
-      case AUTO -> st.deepestLevel() > 0 && st.tombstones() > 0 && st.bottomTombstones() * 2 >= st.tombstones();
+      case AUTO -> est.deepestLevel() > 0 && est.tombstones() > 0 && est.bottomTombstones() * 2 >= est.tombstones();
     };
-    st = st.withCost(CompactionCost.estimate(t, range.begin(), range.end(), force));
+    long tombstones = Math.round(est.tombstones());
+    if (est.deepestLevel() < 0 || tombstones < s.minTombstones() || est.tombstoneRatio() < s.tombstoneRatio()) {
+      // Nearly every range of a plan ends here: its cost and words are worked out only if someone asks.
+      Supplier<RangeStats> stats = RangeAssessment.once(() -> {
+        synchronized (t) { // the indexes of a table are not thread-safe
+          return est.withCost(CompactionCost.estimate(t, range.begin(), range.end(), force));
+        }
+      });
+      return new RangeAssessment(range, est, stats, Verdict.BELOW_THRESHOLD,
+          () -> why(stats.get(), s, ""), force);
+    }
+    RangeStats st = est.withCost(CompactionCost.estimate(t, range.begin(), range.end(), force));
+    Verdict v = st.busy() ? Verdict.BUSY : Verdict.PLANNED;
+    return new RangeAssessment(range, st, v, why(st, s, st.busy() ? "an overlapping file is being compacted; " : ""),
+        force);
+  }
+
+  /** The numbers a verdict rests on, in words. */
+  private static String why(RangeStats st, PlannerSettings s, String lead) {
     long tombstones = Math.round(st.tombstones());
-    // Built by hand: String.format costs more than the rest of an assessment, and a plan assesses every bucket.
-    String numbers = "tombstones " + tombstones + (tombstones >= s.minTombstones() ? " >= " : " < ")
+    // Built by hand: String.format costs more than the rest of an assessment.
+    String numbers = lead + "tombstones " + tombstones + (tombstones >= s.minTombstones() ? " >= " : " < ")
         + s.minTombstones() + ", ratio " + twoDecimals(st.tombstoneRatio())
         + (st.tombstoneRatio() >= s.tombstoneRatio() ? " >= " : " < ") + twoDecimals(s.tombstoneRatio());
-    Verdict v;
-    if (st.deepestLevel() < 0 || tombstones < s.minTombstones() || st.tombstoneRatio() < s.tombstoneRatio()) {
-      v = Verdict.BELOW_THRESHOLD;
-    } else if (st.busy()) {
-      v = Verdict.BUSY;
-      numbers = "an overlapping file is being compacted; " + numbers;
-    } else {
-      v = Verdict.PLANNED;
-    }
     if (st.fileEntries() > s.maxCompactionEntries()) {
       numbers += "; file entries " + st.fileEntries() + " > max.compaction.entries, not splittable at a file boundary";
     }
-    return new RangeAssessment(range, st, v, numbers, force);
+    return numbers;
   }
 
   /** A ratio in [0, 1] with two decimals, as {@code %.2f} prints it (but for ties lost in binary). */
@@ -250,9 +262,14 @@ public final class RangePlanner {
     if (whole <= cap) {
       return List.of(range);
     }
+    // A file spanning the whole range (a level-0 flush of every bucket) is in every piece: no cut reduces it, so
+    // it does not count against the cap. Counting it made every piece exceed the cap and split at every cut.
+    long fixed = t.spanningEntries(range.begin(), range.end());
+    if (whole - fixed <= cap) {
+      return List.of(range);
+    }
     TreeSet<byte[]> cuts = new TreeSet<>(Keys::compare);
     List<SstFile> big = new ArrayList<>();
-    long[] spanning = new long[1];
     for (int level = 0; level <= t.maxLevel(); level++) {
       t.forEachOverlapping(level, range.begin(), range.end(), f -> {
         addCut(cuts, range, f.smallestKey());
@@ -260,17 +277,7 @@ public final class RangePlanner {
         if (f.entries() > cap) {
           big.add(f);
         }
-        if (Keys.compare(f.smallestKey(), range.begin()) <= 0 && range.end() != null
-            && Keys.compare(Keys.keySuccessor(f.largestKey()), range.end()) >= 0) {
-          spanning[0] += f.entries();
-        }
       });
-    }
-    // A file spanning the whole range (a level-0 flush of every bucket) is in every piece: no cut reduces it, so
-    // it does not count against the cap. Counting it made every piece exceed the cap and split at every cut.
-    long fixed = spanning[0];
-    if (whole - fixed <= cap) {
-      return List.of(range);
     }
     // Never cut inside a file that alone exceeds the cap: it is compacted whole, as one range of its own.
     for (SstFile f : big) {

@@ -1,7 +1,5 @@
 package io.ozonerc.compaction.plan;
 
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -102,15 +100,10 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
     double bottom = 0;
     double visiblePuts = 0;
     boolean busy = false;
-    List<SstFile> level0 = new ArrayList<>();
-    for (int level = t.maxLevel(); level >= 0; level--) {
+    for (int level = t.maxLevel(); level >= 1; level--) {
       LevelFiles lf = t.level(level);
       if (lf == null) {
         continue;
-      }
-      if (level == 0) {
-        t.forEachOverlapping(0, begin, end, level0::add);
-        break;
       }
       double[] run = new double[2]; // entries, tombstones of this level's part of the range
       boolean any = false;
@@ -124,9 +117,9 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
             run[0] += lf.entries(from + 1, to - 1);
             run[1] += lf.deletions(from + 1, to - 1);
           }
-          addShared(t, lf.files[from], begin, end, run);
+          addShared(t, lf, from, begin, end, run);
           if (to - 1 > from) {
-            addShared(t, lf.files[to - 1], begin, end, run);
+            addShared(t, lf, to - 1, begin, end, run);
           }
         }
       } else {
@@ -134,7 +127,7 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
           if (lf.overlaps(i, begin, end, false)) {
             any = true;
             busy |= lf.files[i].beingCompacted();
-            addShared(t, lf.files[i], begin, end, run);
+            addShared(t, lf, i, begin, end, run);
           }
         }
       }
@@ -153,11 +146,23 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
       }
     }
     // Level 0: each file is a run of its own, oldest (lowest sequence number) first.
-    level0.sort(Comparator.comparingLong(SstFile::largestSeqno));
-    for (SstFile f : level0) {
+    LevelFiles l0 = t.level(0);
+    int stretch = t.l0Stretch(begin, end);
+    int[] order = l0 == null ? new int[0] : stretch >= 0 ? t.l0Covering(stretch) : l0.bySeqno;
+    for (int i : order) {
+      if (stretch < 0 && !l0.overlaps(i, begin, end, false)) {
+        continue;
+      }
       double[] run = new double[2];
-      addShared(t, f, begin, end, run);
-      busy |= f.beingCompacted();
+      if (stretch >= 0) { // the file straddles both ends of the range
+        t.work().step();
+        double share = t.straddlingShare(l0, i, begin, end, begin, end);
+        run[0] += l0.files[i].entries() * share;
+        run[1] += l0.files[i].deletions() * share;
+      } else {
+        addShared(t, l0, i, begin, end, run);
+      }
+      busy |= l0.files[i].beingCompacted();
       deepest = deepest < 0 ? 0 : deepest;
       shallowest = 0;
       double runHides = Math.min(run[1], visiblePuts);
@@ -178,9 +183,10 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
         cost.files(), shallowestLevel, deepestLevel, busy || cost.busy());
   }
 
-  private static void addShared(TableFacts t, SstFile f, byte[] begin, byte[] end, double[] run) {
+  private static void addShared(TableFacts t, LevelFiles lf, int i, byte[] begin, byte[] end, double[] run) {
     t.work().step();
-    double share = t.share(f, begin, end);
+    SstFile f = lf.files[i];
+    double share = t.share(lf, i, begin, end);
     run[0] += f.entries() * share;
     run[1] += f.deletions() * share;
   }

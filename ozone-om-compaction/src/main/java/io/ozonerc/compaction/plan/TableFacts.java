@@ -4,18 +4,20 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 /**
  * One table's SST files and bucket ranges, indexed once so that every range query of a plan is a few binary
  * searches: files per level sorted by smallest key with prefix sums ({@link LevelFiles}), buckets sorted by begin
- * with their ends sorted too. Building it sorts once, O(n log n); a query costs O(levels x log n) plus the level-0
- * files it meets. Immutable after construction except for memoised per-file values and the work counter; not
- * thread-safe (one plan uses it on one thread).
+ * with their ends sorted too, level 0 cut into stretches at its files' bounds. Building it sorts once,
+ * O(n log n); a query costs O(levels x log n) plus the level-0 files it meets. Queries of one range, and of the
+ * next range in key order, find the answers of the last one kept: the bounds of each level's run, the buckets a
+ * range spans, the stretch of level 0. Immutable after construction except for those memoised values and the work
+ * counter; not thread-safe (one plan uses it on one thread).
  */
 public final class TableFacts {
   private final List<SstFile> files;
@@ -29,12 +31,31 @@ public final class TableFacts {
   // Level-0 files sorted by smallest key grouped into runs that overlap transitively (RocksDB picks a whole run).
   private final int[] l0RunStart;
   private final byte[][] l0RunLargest;
-  private final Map<SstFile, Double> densityUnder = new IdentityHashMap<>();
-  private final Map<SstFile, Integer> bucketsTouched = new IdentityHashMap<>();
+  // Level 0 cut at its files' bounds (smallest keys and successors of largest keys, sorted, distinct): between two
+  // neighbouring points every level-0 file either covers the whole stretch or misses it, so a range lying strictly
+  // between two points meets exactly the files covering that stretch, each straddling both its ends.
+  private final byte[][] l0Points;
+  private final int[][] l0Covering; // [k]: files covering the stretch before point k, oldest first
+  private final boolean[][] l0CoveringIn; // [k][i]: file i (key order) is one of them
+  private final long[] l0CoveringEntries;
+  private int l0Hint;
   private final Map<Double, LevelFiles[]> denseByRatio = new HashMap<>();
+  private double denseRatio;
+  private LevelFiles[] denseFor;
+  private byte[][][] denseL0Span; // [k]: span of the dense files among l0Covering(k), null when none
   private final double[] memoDensity;
   private byte[] memoBegin;
   private byte[] memoEnd;
+  // Disjoint buckets: rank of the last range begin and end asked (see bucketShareSum); ranges come in key order.
+  private byte[] rangeBegin;
+  private int beginRank;
+  private byte[] rangeEnd;
+  private int endRank;
+  // partFraction of a file covering a whole bucket, for the last bucket and range asked.
+  private KeyRange fractionBucket;
+  private byte[] fractionBegin;
+  private byte[] fractionEnd;
+  private double bucketFraction;
 
   private TableFacts(List<SstFile> files, List<KeyRange> buckets, PlanWork work) {
     this.files = List.copyOf(files);
@@ -76,6 +97,33 @@ public final class TableFacts {
     }
     this.l0RunStart = starts.stream().mapToInt(Integer::intValue).toArray();
     this.l0RunLargest = largest.toArray(new byte[0][]);
+    TreeSet<byte[]> points = new TreeSet<>(Keys::compare);
+    for (SstFile f : l0 == null ? new SstFile[0] : l0.files) {
+      points.add(f.smallestKey());
+      points.add(Keys.keySuccessor(f.largestKey()));
+    }
+    this.l0Points = points.toArray(new byte[0][]);
+    int stretches = l0Points.length + 1;
+    this.l0Covering = new int[stretches][];
+    this.l0CoveringIn = new boolean[stretches][];
+    this.l0CoveringEntries = new long[stretches];
+    for (int k = 0; k < stretches; k++) {
+      List<Integer> cover = new ArrayList<>();
+      boolean[] in = new boolean[l0 == null ? 0 : l0.files.length];
+      for (int j = 0; l0 != null && j < l0.bySeqno.length; j++) {
+        int i = l0.bySeqno[j];
+        SstFile f = l0.files[i];
+        // Covers the stretch (points[k-1], points[k]): starts at or before its lower point, ends at or after its upper.
+        if (k > 0 && k < l0Points.length && Keys.compare(f.smallestKey(), l0Points[k - 1]) <= 0
+            && Keys.compare(Keys.keySuccessor(f.largestKey()), l0Points[k]) >= 0) {
+          cover.add(i);
+          in[i] = true;
+          l0CoveringEntries[k] += f.entries();
+        }
+      }
+      l0Covering[k] = cover.stream().mapToInt(Integer::intValue).toArray();
+      l0CoveringIn[k] = in;
+    }
   }
 
   /** Indexes {@code tableFiles} (files of one table) and {@code buckets} (that table's bucket ranges, any order). */
@@ -145,7 +193,14 @@ public final class TableFacts {
 
   /** Whether any file overlaps [begin, end). */
   boolean anyOverlapping(byte[] begin, byte[] end) {
+    int k = l0Stretch(begin, end);
     for (LevelFiles lf : levels) {
+      if (lf != null && lf.level == 0 && k >= 0) {
+        if (l0Covering[k].length > 0) {
+          return true;
+        }
+        continue;
+      }
       if (lf != null && count(lf, begin, end) > 0) {
         return true;
       }
@@ -156,16 +211,54 @@ public final class TableFacts {
   /** Entries of all files overlapping [begin, end), each counted whole. */
   long wholeEntries(byte[] begin, byte[] end) {
     long sum = 0;
+    int k = l0Stretch(begin, end);
     for (LevelFiles lf : levels) {
       if (lf == null) {
         continue;
       }
-      if (lf.disjoint) {
+      if (lf.level == 0 && k >= 0) {
+        sum += l0CoveringEntries[k];
+      } else if (lf.disjoint) {
         int from = lf.from(begin);
         sum += lf.entries(from, Math.max(from, lf.to(end, false)));
       } else {
         for (int i = 0; i < lf.files.length; i++) {
           sum += lf.overlaps(i, begin, end, false) ? lf.files[i].entries() : 0;
+        }
+      }
+    }
+    return sum;
+  }
+
+  /**
+   * Entries of the files that span all of [begin, end) (begin at or before it, end at or after it): every piece a
+   * split of the range makes holds them. Zero for a range to +infinity.
+   */
+  long spanningEntries(byte[] begin, byte[] end) {
+    if (end == null) {
+      return 0;
+    }
+    long sum = 0;
+    int k = l0Stretch(begin, end);
+    for (LevelFiles lf : levels) {
+      if (lf == null) {
+        continue;
+      }
+      if (lf.level == 0 && k >= 0) {
+        sum += l0CoveringEntries[k]; // each straddles both ends
+        continue;
+      }
+      int from = 0;
+      int to = lf.files.length;
+      if (lf.disjoint) {
+        from = lf.from(begin);
+        to = Math.min(lf.to(end, false), from + 1); // disjoint: only the first file can span the range
+      }
+      for (int i = from; i < to; i++) {
+        work.step();
+        SstFile f = lf.files[i];
+        if (Keys.compare(f.smallestKey(), begin) <= 0 && Keys.successorAtOrAfter(f.largestKey(), end)) {
+          sum += f.entries();
         }
       }
     }
@@ -183,6 +276,32 @@ public final class TableFacts {
     return n;
   }
 
+  /**
+   * The stretch of level 0 that holds [begin, end] (end inclusive, or not: the answer is the same) strictly inside,
+   * or -1 when a level-0 file begins or ends within it. For a stretch k, {@link #l0Covering} are the level-0 files
+   * the range meets, and each of them straddles both its ends. A plan's ranges come in key order and are mostly
+   * far narrower than a flush, so this is one or two comparisons from the last answer.
+   */
+  int l0Stretch(byte[] begin, byte[] end) {
+    if (level(0) == null) {
+      return -1;
+    }
+    // k = how many points lie before begin; the range fits when none lies in [begin, end].
+    int k = LevelFiles.search(l0Points.length, j -> Keys.compare(l0Points[j], begin) >= 0, l0Hint, work);
+    l0Hint = k;
+    return k == l0Points.length || (end != null && Keys.compare(l0Points[k], end) > 0) ? k : -1;
+  }
+
+  /** Level-0 files (indexes in key order) covering stretch k, oldest first. */
+  int[] l0Covering(int k) {
+    return l0Covering[k];
+  }
+
+  /** Membership of {@link #l0Covering}, by index in key order. */
+  boolean[] l0CoveringIn(int k) {
+    return l0CoveringIn[k];
+  }
+
   /** Level-0 runs: indexes into level 0's sorted files where each transitively overlapping run starts. */
   int[] l0RunStart() {
     return l0RunStart;
@@ -193,10 +312,12 @@ public final class TableFacts {
   }
 
   /**
-   * Estimated share of file {@code f}'s entries that lie in [begin, end); see {@link RangeStats} for the model.
-   * A file wholly inside counts whole; a straddling file is shared by the data below it, else by buckets touched.
+   * Estimated share of the entries of file {@code i} of level {@code lf} that lie in [begin, end); see
+   * {@link RangeStats} for the model. A file wholly inside counts whole; a straddling file is shared by the data
+   * below it, else by buckets touched.
    */
-  double share(SstFile f, byte[] begin, byte[] end) {
+  double share(LevelFiles lf, int i, byte[] begin, byte[] end) {
+    SstFile f = lf.files[i];
     if (!f.overlaps(begin, end)) {
       return 0.0;
     }
@@ -207,16 +328,25 @@ public final class TableFacts {
     }
     byte[] lo = startsInside ? f.smallestKey() : begin;
     byte[] hi = endsInside ? Keys.keySuccessor(f.largestKey()) : end;
-    double whole = densityUnder.computeIfAbsent(f,
-        g -> densityBelow(g.level(), g.smallestKey(), Keys.keySuccessor(g.largestKey())));
+    return straddlingShare(lf, i, lo, hi, begin, end);
+  }
+
+  /** {@link #share} of a file known to straddle [begin, end), whose part inside is [lo, hi). */
+  double straddlingShare(LevelFiles lf, int i, byte[] lo, byte[] hi, byte[] begin, byte[] end) {
+    SstFile f = lf.files[i];
+    double whole = lf.densityUnder[i];
+    if (Double.isNaN(whole)) {
+      whole = densityBelow(f.level(), f.smallestKey(), Keys.keySuccessor(f.largestKey()));
+      lf.densityUnder[i] = whole;
+    }
     if (whole > 0) {
       return Math.min(1.0, densityBelow(f.level(), lo, hi) / whole);
     }
-    int touched = bucketsTouched.computeIfAbsent(f, this::countBucketsOverlapping);
+    int touched = bucketsTouched(lf, i);
     if (touched == 0) {
       return Keys.overlapFraction(f.smallestKey(), f.largestKey(), begin, end);
     }
-    return bucketShareSum(f, begin, end) / touched;
+    return bucketShareSum(lf, i, begin, end) / touched;
   }
 
   /**
@@ -252,15 +382,15 @@ public final class TableFacts {
         sum += lf.entries(from + 1, to - 1); // files strictly between the first and the last lie wholly inside
       }
       if (to > from) {
-        sum += interpolated(lf.files[from], begin, end);
+        sum += interpolated(lf, from, begin, end);
       }
       if (to - 1 > from) {
-        sum += interpolated(lf.files[to - 1], begin, end);
+        sum += interpolated(lf, to - 1, begin, end);
       }
     } else {
       for (int i = 0; i < lf.files.length; i++) {
         if (lf.overlaps(i, begin, end, false)) {
-          sum += interpolated(lf.files[i], begin, end);
+          sum += interpolated(lf, i, begin, end);
         }
       }
     }
@@ -268,27 +398,36 @@ public final class TableFacts {
   }
 
   /**
-   * The entries of lower-level file {@code g} in [begin, end). A file that touches buckets is taken to hold its
-   * entries in those buckets, shared equally between them and interpolated inside each; the gaps between buckets
-   * get none of it. Plain key interpolation over the file would not do: the bytes that tell buckets apart come
-   * early in the key, so the empty gap between {@code /v/b9/} and {@code /v/b10/} spans far more of the key space
-   * than either bucket, and a straddling file would seem to hold most of its entries (and, through the level-0
-   * shares built on this, most of the new tombstones) in a range where the OM keeps no key. A file that touches no
-   * bucket (keys of a deleted bucket) is interpolated over its key span.
+   * The entries of lower-level file {@code i} of {@code lf} in [begin, end). A file that touches buckets is taken
+   * to hold its entries in those buckets, shared equally between them and interpolated inside each; the gaps
+   * between buckets get none of it. Plain key interpolation over the file would not do: the bytes that tell
+   * buckets apart come early in the key, so the empty gap between {@code /v/b9/} and {@code /v/b10/} spans far
+   * more of the key space than either bucket, and a straddling file would seem to hold most of its entries (and,
+   * through the level-0 shares built on this, most of the new tombstones) in a range where the OM keeps no key. A
+   * file that touches no bucket (keys of a deleted bucket) is interpolated over its key span.
    */
-  private double interpolated(SstFile g, byte[] begin, byte[] end) {
-    int touched = bucketsTouched.computeIfAbsent(g, this::countBucketsOverlapping);
+  private double interpolated(LevelFiles lf, int i, byte[] begin, byte[] end) {
+    SstFile g = lf.files[i];
+    int touched = bucketsTouched(lf, i);
     double fraction = touched == 0 ? Keys.overlapFraction(g.smallestKey(), g.largestKey(), begin, end)
-        : bucketShareSum(g, begin, end) / touched;
+        : bucketShareSum(lf, i, begin, end) / touched;
     return g.entries() * fraction;
   }
 
-  /** Buckets sharing a key with f: all buckets but those beginning after it and those ending before it. */
-  private int countBucketsOverlapping(SstFile f) {
-    int beginAfter = sortedBuckets.length - upperBound(sortedBuckets.length, i -> sortedBuckets[i].begin(),
-        f.largestKey());
-    int endBefore = upperBound(sortedEnds.length, i -> sortedEnds[i], f.smallestKey()); // end <= smallest
-    return sortedBuckets.length - beginAfter - endBefore;
+  /**
+   * Buckets sharing a key with file i of lf: all buckets but those beginning after it and those ending before it.
+   * Both counts are kept per file: {@link #bucketShareSum} bounds its buckets with them.
+   */
+  private int bucketsTouched(LevelFiles lf, int i) {
+    if (lf.bucketsTouched[i] < 0) {
+      SstFile f = lf.files[i];
+      int beginUpTo = upperBound(sortedBuckets.length, j -> sortedBuckets[j].begin(), f.largestKey());
+      int endBefore = upperBound(sortedEnds.length, j -> sortedEnds[j], f.smallestKey()); // end <= smallest
+      lf.bucketsBeginningUpTo[i] = beginUpTo;
+      lf.bucketsEndingBefore[i] = endBefore;
+      lf.bucketsTouched[i] = beginUpTo - endBefore;
+    }
+    return lf.bucketsTouched[i];
   }
 
   /** Number of leading elements (of n, ascending by key) whose key is <= {@code bound}. */
@@ -308,10 +447,12 @@ public final class TableFacts {
   }
 
   /**
-   * Sum over the buckets f touches of the fraction of (f's part inside the bucket) that [begin, end) covers. With
-   * disjoint buckets only the first and last contributing bucket need interpolation; those between count 1 each.
+   * Sum over the buckets file i of lf touches of the fraction of (its part inside the bucket) that [begin, end)
+   * covers. With disjoint buckets only the first and last contributing bucket need interpolation; those between
+   * count 1 each.
    */
-  private double bucketShareSum(SstFile f, byte[] begin, byte[] end) {
+  private double bucketShareSum(LevelFiles lf, int i, byte[] begin, byte[] end) {
+    SstFile f = lf.files[i];
     if (!bucketsDisjoint) {
       double sum = 0;
       for (KeyRange b : sortedBuckets) {
@@ -322,34 +463,12 @@ public final class TableFacts {
       }
       return sum;
     }
-    // Contributing buckets: end > f.smallest, end >= begin (ends ascend), begin <= f.largest, begin < end.
-    int lo = 0;
-    int hi = sortedBuckets.length;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      work.step();
-      byte[] e = sortedBuckets[mid].end();
-      boolean ok = e == null || (Keys.compare(e, f.smallestKey()) > 0 && Keys.compare(e, begin) >= 0);
-      if (ok) {
-        hi = mid;
-      } else {
-        lo = mid + 1;
-      }
-    }
-    int first = lo;
-    hi = sortedBuckets.length;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      work.step();
-      byte[] b = sortedBuckets[mid].begin();
-      boolean before = Keys.compare(b, f.largestKey()) <= 0 && (end == null || Keys.compare(b, end) < 0);
-      if (before) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    int last = lo - 1;
+    // Disjoint buckets have ascending begins and ends (a null end only last), so the contributing buckets are one
+    // run: from the first whose end is past f's smallest key and not before begin, to the last that begins at or
+    // before f's largest key and before end. Each bound is a count kept per file (bucketsTouched) or per range.
+    bucketsTouched(lf, i);
+    int first = Math.max(lf.bucketsEndingBefore[i], bucketsEndingBefore(begin));
+    int last = Math.min(lf.bucketsBeginningUpTo[i], bucketsBeginningBefore(end)) - 1;
     if (last < first) {
       return 0;
     }
@@ -360,19 +479,54 @@ public final class TableFacts {
         + (last - first - 1);
   }
 
+  /** Disjoint buckets: how many end (non-null) before {@code begin}; the last answer is kept. */
+  private int bucketsEndingBefore(byte[] begin) {
+    if (begin != rangeBegin) {
+      rangeBegin = begin;
+      beginRank = LevelFiles.search(sortedBuckets.length, j -> {
+        byte[] e = sortedBuckets[j].end();
+        return e == null || Keys.compare(e, begin) >= 0;
+      }, beginRank, work);
+    }
+    return beginRank;
+  }
+
+  /** Disjoint buckets: how many begin before {@code end} (all when null); the last answer is kept. */
+  private int bucketsBeginningBefore(byte[] end) {
+    if (end == null) {
+      return sortedBuckets.length;
+    }
+    if (end != rangeEnd) {
+      rangeEnd = end;
+      endRank = LevelFiles.search(sortedBuckets.length, j -> Keys.compare(sortedBuckets[j].begin(), end) >= 0,
+          endRank, work);
+    }
+    return endRank;
+  }
+
   /** The part of f inside bucket b, and how much of that part [begin, end) covers. */
-  private static double partFraction(SstFile f, KeyRange b, byte[] begin, byte[] end) {
-    byte[] partLo = Keys.compare(f.smallestKey(), b.begin()) > 0 ? f.smallestKey() : b.begin();
-    byte[] partHi = b.end() == null || Keys.compare(f.largestKey(), b.end()) < 0 ? f.largestKey() : b.end();
+  private double partFraction(SstFile f, KeyRange b, byte[] begin, byte[] end) {
+    boolean startsInside = Keys.compare(f.smallestKey(), b.begin()) > 0;
+    boolean endsInside = b.end() == null || Keys.compare(f.largestKey(), b.end()) < 0;
+    if (!startsInside && !endsInside) {
+      // f covers the bucket: the part is the bucket itself, as for every other file covering it (the last answer
+      // is kept; one range asks it for each level).
+      if (b != fractionBucket || begin != fractionBegin || end != fractionEnd) {
+        fractionBucket = b;
+        fractionBegin = begin;
+        fractionEnd = end;
+        bucketFraction = Keys.overlapFraction(b.begin(), b.end(), begin, end);
+      }
+      return bucketFraction;
+    }
+    byte[] partLo = startsInside ? f.smallestKey() : b.begin();
+    byte[] partHi = endsInside ? f.largestKey() : b.end();
     return Keys.overlapFraction(partLo, partHi, begin, end);
   }
 
-  /**
-   * The key span [smallest, largest] of the files overlapping [begin, end) whose own deletions / entries reach
-   * {@code ratio}, or null when there is none.
-   */
-  byte[][] denseSpan(byte[] begin, byte[] end, double ratio) {
-    LevelFiles[] dense = denseByRatio.computeIfAbsent(ratio, r -> {
+  /** Per level, the files whose own deletions / entries reach {@code ratio}, indexed; built once per ratio. */
+  private LevelFiles[] denseByRatio(double ratio) {
+    return denseByRatio.computeIfAbsent(ratio, r -> {
       LevelFiles[] out = new LevelFiles[levels.length];
       for (int l = 0; l < levels.length; l++) {
         if (levels[l] != null) {
@@ -383,10 +537,43 @@ public final class TableFacts {
       }
       return out;
     });
+  }
+
+  /**
+   * The key span [smallest, largest] of the files overlapping [begin, end) whose own deletions / entries reach
+   * {@code ratio}, or null when there is none.
+   */
+  byte[][] denseSpan(byte[] begin, byte[] end, double ratio) {
+    if (denseFor == null || denseRatio != ratio) { // one ratio per plan: no map lookup (and boxing) per range
+      denseRatio = ratio;
+      denseFor = denseByRatio(ratio);
+      denseL0Span = new byte[l0Covering.length][][];
+      for (int k = 0; k < l0Covering.length; k++) {
+        for (int i : l0Covering[k]) {
+          SstFile f = levels[0].files[i];
+          if (f.entries() > 0 && (double) f.deletions() / f.entries() >= ratio) { // as denseByRatio picks them
+            byte[][] span = denseL0Span[k];
+            denseL0Span[k] = span == null ? new byte[][] {f.smallestKey(), f.largestKey()} : new byte[][] {
+                Keys.compare(f.smallestKey(), span[0]) < 0 ? f.smallestKey() : span[0],
+                Keys.compare(f.largestKey(), span[1]) > 0 ? f.largestKey() : span[1]};
+          }
+        }
+      }
+    }
+    LevelFiles[] dense = denseFor;
     byte[] lo = null;
     byte[] hi = null;
+    int stretch = l0Stretch(begin, end);
     for (LevelFiles lf : dense) {
       if (lf == null) {
+        continue;
+      }
+      if (lf.level == 0 && stretch >= 0) { // the dense level-0 files covering the range's stretch of level 0
+        byte[][] span = denseL0Span[stretch];
+        if (span != null) {
+          lo = lo == null || Keys.compare(span[0], lo) < 0 ? span[0] : lo;
+          hi = hi == null || Keys.compare(span[1], hi) > 0 ? span[1] : hi;
+        }
         continue;
       }
       int from = 0;
