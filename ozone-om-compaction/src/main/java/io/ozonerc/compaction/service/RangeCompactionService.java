@@ -370,7 +370,8 @@ public class RangeCompactionService extends BackgroundService {
 
   /**
    * The planner settings for an OM's Ratis role, or null to skip the round: the configured ones, except for the
-   * leader under {@code leader.policy=reduced} (a quarter of ranges and bytes, at least one range) or
+   * leader under {@code leader.policy=reduced} (a quarter of ranges and bytes, at least one of each unless the
+   * configured value is 0, which keeps its meaning: plan only, or no byte limit) or
    * {@code skip}.
    */
   static PlannerSettings settingsForRole(RangeCompactionConfig config, boolean leader) {
@@ -381,10 +382,20 @@ public class RangeCompactionService extends BackgroundService {
     return switch (config.leaderPolicy()) {
       case NORMAL -> s;
       case SKIP -> null;
-      // A quarter of the budget: the leader serves client reads, followers catch up on compaction.
+      // A quarter of the budget: the leader serves client reads, followers catch up on compaction. A quarter of
+      // 0 stays 0 (ranges: plan only; bytes: no limit), and a small positive budget stays positive.
       case REDUCED -> new PlannerSettings(s.minTombstones(), s.tombstoneRatio(), s.maxCompactionEntries(),
-          Math.max(1, s.rangesPerRun() / 4), s.maxBytesPerRun() / 4, s.bottommost());
+          quarter(s.rangesPerRun()), quarter(s.maxBytesPerRun()), s.bottommost());
     };
+  }
+
+  /** A quarter of {@code n}, at least 1 when {@code n} is positive; 0 for 0. */
+  private static int quarter(int n) {
+    return (int) quarter((long) n);
+  }
+
+  private static long quarter(long n) {
+    return n <= 0 ? n : Math.max(1, n / 4);
   }
 
   /** Counts a pressure stop and pushes the next round back. Requires roundLock. */

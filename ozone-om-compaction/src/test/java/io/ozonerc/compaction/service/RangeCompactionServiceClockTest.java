@@ -207,6 +207,14 @@ class RangeCompactionServiceClockTest {
     // At least one range, so a leader under a small budget still compacts.
     assertEquals(1, RangeCompactionService.settingsForRole(config("ozone.om.range.compaction.leader.policy",
         "reduced", "ozone.om.range.compaction.ranges.per.run", "3"), true).rangesPerRun());
+    // 0 keeps its meaning on the leader: ranges.per.run=0 plans only, bytes.per.run=0 is no limit.
+    PlannerSettings planOnly = RangeCompactionService.settingsForRole(config("ozone.om.range.compaction.leader"
+        + ".policy", "reduced", "ozone.om.range.compaction.ranges.per.run", "0",
+        "ozone.om.range.compaction.bytes.per.run", "0"), true);
+    assertEquals(0, planOnly.rangesPerRun());
+    assertEquals(0, planOnly.maxBytesPerRun());
+    assertEquals(1, RangeCompactionService.settingsForRole(config("ozone.om.range.compaction.leader.policy",
+        "reduced", "ozone.om.range.compaction.bytes.per.run", "3"), true).maxBytesPerRun(), "3 bytes stay a limit");
     assertEquals(20, RangeCompactionService.settingsForRole(config(), true).rangesPerRun(), "normal");
     assertNull(RangeCompactionService.settingsForRole(config("ozone.om.range.compaction.leader.policy", "skip"),
         true));
