@@ -39,6 +39,7 @@ public final class ExperimentRun {
   static final String HEAD_COMPACTIONS = "range_compaction_head_compactions";
   static final String ROUNDS_RUN = "range_compaction_rounds_run";
   static final String TOMBSTONES_REMOVED = "range_compaction_tombstones_removed";
+  static final String HEAD_DEAD_REMOVED = "range_compaction_head_dead_entries_removed";
 
   /** omkeybench's whole-run figures for one operation ({@code total} row), latencies in ms. */
   public record OpTotal(long count, double meanMs, double p50Ms, double p99Ms, double maxMs) {

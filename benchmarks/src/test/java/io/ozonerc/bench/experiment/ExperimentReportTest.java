@@ -161,7 +161,7 @@ class ExperimentReportTest {
     assertTrue(md.contains("| queue | range | off | full |"), md);
     assertTrue(md.contains("| LIST p99 | 0.25x | 1.00x |"), md);
     assertTrue(md.contains("| CREATE p99 ms | 1,092 / 245 (4.46x) | n/a | 100 / 100 (1.00x) |"), md);
-    assertTrue(printed.toString(StandardCharsets.UTF_8).contains("MET        queue: LIST p99 off/range - 4.00x"),
+    assertTrue(printed.toString(StandardCharsets.UTF_8).contains("MET        queue: LIST p99 off/range - 4.000x"),
         printed.toString(StandardCharsets.UTF_8));
     for (String png : List.of("latency-queue.png", "seek-queue.png", "skips-queue.png")) {
       assertTrue(Files.size(dir.resolve(png)) > 1000, png);
