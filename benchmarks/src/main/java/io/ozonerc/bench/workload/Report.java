@@ -30,7 +30,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * between runs of the same process on the same machine; ratios are taken per repeat (run i of a policy against run i
  * of its baseline) and then summarised.
  */
-final class Report {
+public final class Report {
 
   /** Which targets apply: they differ between the workload range compaction exists for and plain random churn. */
   enum Targets {
@@ -59,7 +59,7 @@ final class Report {
   /** Distinct, colour-blind-safe colours per policy (Okabe-Ito). */
   private static final Map<String, Color> COLOURS = Map.of(
       "none", new Color(0xD55E00), "full", new Color(0x0072B2), "reference", new Color(0xE69F00),
-      "range", new Color(0x009E73), "ideal", new Color(0x555555));
+      "range", new Color(0x009E73), "ideal", new Color(0x555555), "off", new Color(0xD55E00));
 
   private final String title;
   private final String settings;
@@ -535,7 +535,7 @@ final class Report {
       double[] ys = e.getValue()[1].length == 0 ? new double[] {0} : e.getValue()[1];
       XYSeries s = c.addSeries(e.getKey(), xs, ys);
       s.setMarker(SeriesMarkers.NONE);
-      s.setLineColor(COLOURS.getOrDefault(e.getKey(), Color.BLACK));
+      s.setLineColor(colour(e.getKey()));
       charts.add(c);
     }
     if (charts.isEmpty()) {
@@ -546,8 +546,13 @@ final class Report {
     BitmapEncoder.saveBitmap(charts, charts.size(), 1, file.toString(), BitmapEncoder.BitmapFormat.PNG);
   }
 
+  /** The chart colour of a policy (the same in every report), black for one without its own. */
+  public static Color colour(String policy) {
+    return COLOURS.getOrDefault(policy, Color.BLACK);
+  }
+
   /** Trailing moving average over up to {@code window} values. */
-  static double[] movingAverage(double[] v, int window) {
+  public static double[] movingAverage(double[] v, int window) {
     double[] out = new double[v.length];
     double sum = 0;
     for (int i = 0; i < v.length; i++) {
