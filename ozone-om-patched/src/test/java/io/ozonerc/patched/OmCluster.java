@@ -1,10 +1,7 @@
 package io.ozonerc.patched;
 
 import java.io.IOException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
-import org.apache.hadoop.hdds.utils.db.RDBStore;
 import org.apache.hadoop.ozone.MiniOzoneCluster;
 import org.apache.hadoop.ozone.OzoneConfigKeys;
 import org.apache.hadoop.ozone.client.OzoneClient;
@@ -18,9 +15,6 @@ import org.apache.hadoop.ozone.om.OzoneManager;
  * stock in {@link OmJvm#stock()}.
  */
 public final class OmCluster implements AutoCloseable {
-  private static final Pattern ITER_SKIP = Pattern.compile("^rocksdb\\.number\\.iter\\.skip COUNT : (\\d+)$",
-      Pattern.MULTILINE);
-
   private final MiniOzoneCluster cluster;
   private final OzoneClient client;
 
@@ -80,13 +74,7 @@ public final class OmCluster implements AutoCloseable {
    * iterators stepped over. RocksDB adds an iterator's skips when the iterator is closed.
    */
   public long iterSkips() throws IOException {
-    String stats = ((RDBStore) om().getMetadataManager().getStore()).getDb()
-        .getProperty("rocksdb.options-statistics");
-    Matcher m = ITER_SKIP.matcher(stats);
-    if (!m.find()) {
-      throw new IllegalStateException("RocksDB statistics are off in this OM: " + stats);
-    }
-    return Long.parseLong(m.group(1));
+    return IterSkips.read(om().getMetadataManager());
   }
 
   @Override
