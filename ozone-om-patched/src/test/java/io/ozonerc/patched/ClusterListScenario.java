@@ -102,7 +102,6 @@ public final class ClusterListScenario {
       listStatus("fso root", fso, "", false, "", 100);
       listStatus("fso d0 pages", fso, "d0/", false, "d0/f010", 10);
       listStatus("fso d2 all deleted", fso, "d2/", false, "", 100);
-      listStatus("fso recursive", fso, "", true, "", 1000);
       listStatus("legacy root", legacy, "", false, "", 100);
       listStatus("legacy dir", legacy, "dir/", false, "", 100);
       listStatus("legacy recursive from dir/f010", legacy, "", true, "dir/f010", 1000);

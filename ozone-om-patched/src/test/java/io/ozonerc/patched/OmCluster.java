@@ -33,6 +33,8 @@ public final class OmCluster implements AutoCloseable {
         "ozone.om.snapshot.directory.service.interval", "ozone.om.lease.hard.limit"}) {
       conf.set(key, "1h");
     }
+    // A request the OM rejects fails at once instead of being retried against the only OM for minutes.
+    conf.setInt("ozone.client.failover.max.attempts", 1);
     return conf;
   }
 
