@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.apache.hadoop.hdds.utils.db.Table;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -200,6 +201,12 @@ public final class TombstoneBenchmark implements Callable<Integer> {
   @Option(names = "--no-progress", description = "No progress bar.")
   boolean noProgress;
 
+  @Option(names = "--patched-list", description = "Lists go through the bounded list iterator of "
+      + "dev-support/patches/HDDS-bounded-list-iterator-2.2.0.patch: the run needs the OM classes the ozone-om-patched "
+      + "module builds first on the class path (dev-support/bench-tombstones puts them there for this option) and "
+      + "refuses to start without them; without the option it refuses them. Compare with a run without it.")
+  boolean patchedList;
+
   /** Reports of the comparisons run, for tests. */
   final List<Report> reports = new ArrayList<>();
   PrintStream stdout = System.out;
@@ -238,6 +245,13 @@ public final class TombstoneBenchmark implements Callable<Integer> {
   private Plan plan(long totalOps, List<String> defaultPolicies) {
     Preset preset = preset();
     try {
+      if (patchedList != boundedListLoaded()) {
+        throw new IllegalArgumentException(patchedList
+            ? "--patched-list: the OM classes on the class path are stock Ozone 2.2.0 (no Table.boundedIterator); "
+                + "run dev-support/bench-tombstones --patched-list, which puts ozone-om-patched's classes first"
+            : "the OM classes on the class path have the bounded list iterator (ozone-om-patched); add "
+                + "--patched-list so the report says so, or run without those classes");
+      }
       if (repeat < 1 || repeat > 100) {
         throw new IllegalArgumentException("--repeat must be in [1, 100], got " + repeat);
       }
@@ -298,6 +312,16 @@ public final class TombstoneBenchmark implements Callable<Integer> {
           dm == WorkloadSpec.DeleteMode.RANDOM ? Report.Targets.RANDOM_CHURN : Report.Targets.QUEUE);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+  }
+
+  /** True if the OM classes loaded here carry the bounded list iterator patch ({@code Table.boundedIterator}). */
+  static boolean boundedListLoaded() {
+    try {
+      Table.class.getMethod("boundedIterator", Object.class);
+      return true;
+    } catch (NoSuchMethodException e) {
+      return false;
     }
   }
 
@@ -380,7 +404,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
   private String header(Plan p) {
     Runtime rt = Runtime.getRuntime();
     return String.format(Locale.ROOT,
-        "Run %s on %d cores, %d MB max heap, %s %s, Java %s, RocksDB %s (Ozone 2.2.0 OmMetadataManagerImpl).%n%n"
+        "Run %s on %d cores, %d MB max heap, %s %s, Java %s, RocksDB %s (Ozone 2.2.0 OmMetadataManagerImpl, %s).%n%n"
             + "Workload %s: %,d operations, weights %s, live-key cap %,d, delete %s, list %s (%d entries), key names "
             + "%s, %d hot bucket(s), skew %s, seed %d, %d write thread(s), %d list thread(s). %s Memtable %s per "
             + "column "
@@ -388,7 +412,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
         ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")),
         rt.availableProcessors(), rt.maxMemory() >> 20, System.getProperty("os.name"),
         System.getProperty("os.arch"), System.getProperty("java.version"), rocksVersion(),
-        workload, p.spec().totalOps(), p.spec().weights(), p.spec().liveCap(), lower(p.spec().deleteMode()),
+        patchedList ? "lists through the bounded list iterator patch" : "stock list iterator", workload, p.spec().totalOps(), p.spec().weights(), p.spec().liveCap(), lower(p.spec().deleteMode()),
         lower(p.spec().listMode()), p.spec().listLength(), lower(p.spec().keyNames()), p.spec().buckets(),
         p.spec().skew(), p.spec().seed(), p.runOptions().writeThreads(), p.runOptions().listThreads(),
         coldText(p.spec()), writeBuffer,

@@ -214,6 +214,7 @@ class TombstoneBenchmarkSmokeTest {
       "--repeat=0                         | --repeat must be in [1, 100]",
       "--cold-keys=-1                     | --cold-keys must be in",
       "--cold-write-share=1.5             | --cold-write-share must be in [0, 1)",
+      "--patched-list                     | --patched-list: the OM classes on the class path are stock",
   })
   void badArgumentsFailLoudly(String arg, String message) {
     StringWriter err = new StringWriter();

@@ -1,4 +1,4 @@
-package io.ozonerc.compaction.patch;
+package io.ozonerc.patched;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.ozonerc.compaction.patch.UnifiedDiff.FilePatch;
-import io.ozonerc.compaction.patch.UnifiedDiff.PatchException;
+import io.ozonerc.patch.PatchedSources;
+import io.ozonerc.patch.UnifiedDiff;
+import io.ozonerc.patch.UnifiedDiff.FilePatch;
+import io.ozonerc.patch.UnifiedDiff.PatchException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,19 +28,20 @@ import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Keeps {@code dev-support/patches/*.patch} from rotting: each patch must apply exactly (no fuzz, no offset) to the
- * Ozone 2.2.0 source files it touches, read from their {@code -sources} jars on the test classpath, and the patched
- * files must compile against the Ozone 2.2.0 jars and this module's classes. {@code git apply} must agree with our
- * applier to the byte, so what an Ozone developer gets is what this test compiled.
+ * Ozone 2.2.0 source files it touches, read from the {@code -sources} jars the build copied to
+ * {@code target/ozone-sources}, and the patched files must compile, each patch alone, against the Ozone 2.2.0 jars
+ * and this project's modules (the test class path without this module's own patched classes). {@code git apply}
+ * must agree with our applier to the byte, so what an Ozone developer gets is what this test compiled.
  */
 class UpstreamPatchCheckTest {
   private static final String OZONE_VERSION = "2.2.0";
-  private static final String SOURCE_ROOT = "src/main/java/";
 
   static Stream<Path> patches() throws IOException {
     Path dir = repoRoot().resolve("dev-support/patches");
@@ -90,9 +91,9 @@ class UpstreamPatchCheckTest {
    * The wiring itself, so a patch that applies and compiles but lost its point cannot pass: KeyManagerImpl's
    * bytecode must refer to the service class and to the factory that keeps a disabled service thread-free.
    */
-  @ParameterizedTest
-  @MethodSource("patches")
-  void keyManagerCreatesTheService(Path patchFile, @TempDir Path tmp) throws Exception {
+  @Test
+  void keyManagerCreatesTheService(@TempDir Path tmp) throws Exception {
+    Path patchFile = repoRoot().resolve("dev-support/patches/HDDS-range-compaction-2.2.0.patch");
     FilePatch km = UnifiedDiff.parse(Files.readString(patchFile)).stream()
         .filter(f -> f.path().endsWith("/org/apache/hadoop/ozone/om/KeyManagerImpl.java")).findFirst()
         .orElseThrow(() -> new AssertionError(patchFile + " does not touch KeyManagerImpl"));
@@ -108,14 +109,43 @@ class UpstreamPatchCheckTest {
     }
   }
 
-  /** Javac over the patched files with the test classpath (Ozone 2.2.0 jars + this module); errors as text. */
+  /**
+   * The build's patched sources are what {@code git apply} of every patch, one after the other in name order, makes
+   * of a 2.2.0 tree: what an operator builds from a source tree is what this module's tests ran.
+   */
+  @Test
+  void buildOutputIsAllPatchesAppliedInTurn(@TempDir Path tmp) throws Exception {
+    Path tree = tmp.resolve("git-tree");
+    List<Path> all = patches().toList();
+    Map<String, Path> touched = new LinkedHashMap<>();
+    for (Path patch : all) {
+      for (FilePatch f : UnifiedDiff.parse(Files.readString(patch))) {
+        Path p = tree.resolve(f.path());
+        if (touched.putIfAbsent(f.path(), p) == null) {
+          Files.createDirectories(p.getParent());
+          Files.writeString(p, readFromSourcesJar(f.path()));
+        }
+      }
+    }
+    for (Path patch : all) {
+      gitApply(patch, tree, tmp.resolve("git-apply.log"));
+    }
+    Path generated = PatchedBuild.moduleDir().resolve("target/generated-sources/ozone-patched");
+    for (Map.Entry<String, Path> e : touched.entrySet()) {
+      assertEquals(Files.readString(e.getValue()), Files.readString(generated.resolve(javaPath(e.getKey()))),
+          "the build's " + e.getKey() + " differs from git apply of " + all.size() + " patches");
+    }
+  }
+
+  /** Javac over the patched files with the 2.2.0 jars and this project's modules; errors as text. */
   private static List<String> compile(List<Path> sources, Path classes) throws IOException {
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     assertNotNull(javac, "no system Java compiler (running on a JRE?)");
     Files.createDirectories(classes);
     DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
     try (StandardJavaFileManager fm = javac.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
-      List<String> options = List.of("-classpath", System.getProperty("java.class.path"), "-d", classes.toString(),
+      String stock = String.join(java.io.File.pathSeparator, OmJvm.stock().classPath());
+      List<String> options = List.of("-classpath", stock, "-d", classes.toString(),
           "-proc:none", "-nowarn", "-encoding", "UTF-8");
       Boolean ok = javac.getTask(null, fm, diagnostics, options, null,
           fm.getJavaFileObjectsFromPaths(sources)).call();
@@ -138,41 +168,43 @@ class UpstreamPatchCheckTest {
       Files.createDirectories(p.getParent());
       Files.writeString(p, e.getValue());
     }
-    Path log = tmp.resolve("git-apply.log");
-    Process git = new ProcessBuilder("git", "apply", "--whitespace=error-all", patchFile.toAbsolutePath().toString())
-        .directory(tree.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    if (!git.waitFor(60, TimeUnit.SECONDS)) {
-      git.destroyForcibly();
-      fail("git apply did not finish in 60 s");
-    }
-    assertEquals(0, git.exitValue(), "git apply failed:\n" + Files.readString(log));
+    gitApply(patchFile, tree, tmp.resolve("git-apply.log"));
     for (FilePatch f : originals.keySet()) {
       String ours = Files.readString(tmp.resolve("src").resolve(javaPath(f.path())));
       assertEquals(ours, Files.readString(tree.resolve(f.path())), "git apply and our applier differ on " + f.path());
     }
   }
 
-  /** The 2.2.0 text of a file named by its path in the Ozone tree, from its -sources jar on the test classpath. */
+  private static void gitApply(Path patchFile, Path tree, Path log) throws Exception {
+    Process git = new ProcessBuilder("git", "apply", "--whitespace=error-all", patchFile.toAbsolutePath().toString())
+        .directory(tree.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    if (!git.waitFor(60, TimeUnit.SECONDS)) {
+      git.destroyForcibly();
+      fail("git apply did not finish in 60 s");
+    }
+    assertEquals(0, git.exitValue(), "git apply " + patchFile.getFileName() + " failed:\n" + Files.readString(log));
+  }
+
+  /** The 2.2.0 text of a file named by its path in the Ozone tree, from the -sources jars the build copied. */
   private static String readFromSourcesJar(String ozonePath) throws IOException {
-    String resource = javaPath(ozonePath);
-    URL url = UpstreamPatchCheckTest.class.getClassLoader().getResource(resource);
-    String module = ozonePath.substring(0, ozonePath.indexOf(SOURCE_ROOT));
-    assertNotNull(url, resource + " is not on the test classpath: add the -sources jar of " + module
-        + " (version " + OZONE_VERSION + ") as a test dependency of ozone-om-compaction");
-    assertTrue(url.toString().contains("-" + OZONE_VERSION + "-sources.jar!"),
-        resource + " must come from an Ozone " + OZONE_VERSION + " sources jar, found " + url);
-    try (InputStream in = url.openStream()) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    List<Path> jars;
+    try (Stream<Path> s = Files.list(PatchedBuild.moduleDir().resolve("target/ozone-sources"))) {
+      jars = s.filter(p -> p.getFileName().toString().endsWith("-" + OZONE_VERSION + "-sources.jar")).sorted()
+          .toList();
+    }
+    try {
+      return PatchedSources.readFromJars(jars, javaPath(ozonePath));
+    } catch (PatchException e) {
+      throw new AssertionError(e.getMessage(), e);
     }
   }
 
   private static String javaPath(String ozonePath) {
-    int i = ozonePath.indexOf(SOURCE_ROOT);
-    if (i < 0) {
-      throw new AssertionError("patch touches " + ozonePath + ", which is not under " + SOURCE_ROOT
-          + "; the check knows only Java sources");
+    try {
+      return PatchedSources.javaPath(ozonePath);
+    } catch (PatchException e) {
+      throw new AssertionError(e.getMessage(), e);
     }
-    return ozonePath.substring(i + SOURCE_ROOT.length());
   }
 
   /** The directory holding dev-support/ (surefire runs in the module directory). */

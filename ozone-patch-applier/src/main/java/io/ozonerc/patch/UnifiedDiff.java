@@ -1,40 +1,42 @@
-package io.ozonerc.compaction.patch;
+package io.ozonerc.patch;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * A strict reader and applier of unified diffs, for checking that a patch still fits the exact text it was written
- * against. Unlike {@code patch} or {@code git apply} it has no fuzz and no offset: every hunk must sit at the line
+ * against, and for building the patched sources from it. Unlike {@code patch} or {@code git apply} it has no fuzz and no offset: every hunk must sit at the line
  * its header names, every context and removed line must match byte for byte, and the header counts must agree with
  * the hunk body. Text before a file's {@code ---} line (a description, {@code diff --git}, {@code index}) is ignored,
- * as both tools ignore it. Not supported, and rejected: "\ No newline at end of file", renames, binary patches.
+ * as both tools ignore it. Not supported, and rejected: "\ No newline at end of file", renames, binary patches,
+ * new or deleted files.
  */
-final class UnifiedDiff {
+public final class UnifiedDiff {
   private static final Pattern HUNK = Pattern.compile("^@@ -(\\d+)(?:,(\\d+))? \\+(\\d+)(?:,(\\d+))? @@.*$");
 
   private UnifiedDiff() { }
 
   /** One file's change: the path after the {@code a/}, {@code b/} prefix (patch -p1), and its hunks in order. */
-  record FilePatch(String path, List<Hunk> hunks) { }
+  public record FilePatch(String path, List<Hunk> hunks) { }
 
   /** One hunk: 1-based start lines and counts as its header says, body lines with their ' ', '-', '+' marks. */
-  record Hunk(int oldStart, int oldCount, int newStart, int newCount, List<String> body) {
+  public record Hunk(int oldStart, int oldCount, int newStart, int newCount, List<String> body) {
     String header() {
       return "@@ -" + oldStart + "," + oldCount + " +" + newStart + "," + newCount + " @@";
     }
   }
 
   /** Why a patch cannot be read or does not apply; the message names the file, the hunk and the line. */
-  static final class PatchException extends Exception {
-    PatchException(String message) {
+  public static final class PatchException extends Exception {
+    public PatchException(String message) {
       super(message);
     }
   }
 
-  static List<FilePatch> parse(String patch) throws PatchException {
+  public static List<FilePatch> parse(String patch) throws PatchException {
     List<String> lines = splitLines(patch);
     List<FilePatch> files = new ArrayList<>();
     int i = 0;
@@ -111,23 +113,64 @@ final class UnifiedDiff {
    * Applies every hunk of {@code file} to {@code original} exactly where its header says; fails on the first hunk
    * whose old lines differ from the text, whose position disagrees with the hunks before it, or that overlaps one.
    */
-  static String apply(String original, FilePatch file) throws PatchException {
+  public static String apply(String original, FilePatch file) throws PatchException {
+    return applyHunks(original, file.path(), file.hunks(), true);
+  }
+
+  /**
+   * Applies several patches of the same file, each written against {@code original} (not against each other), in
+   * one pass: each must apply alone (see {@link #apply}), and no two may touch or overlap the same old lines, so
+   * the result does not depend on their order. This is what applying them one after the other with {@code git
+   * apply} gives, since git shifts a later hunk by the lines the earlier patches added above it.
+   */
+  public static String applyAll(String original, List<FilePatch> patches) throws PatchException {
+    if (patches.isEmpty()) {
+      throw new PatchException("no patches to apply");
+    }
+    String path = patches.get(0).path();
+    List<Hunk> all = new ArrayList<>();
+    for (FilePatch p : patches) {
+      if (!p.path().equals(path)) {
+        throw new PatchException("applyAll over different files: " + path + " and " + p.path());
+      }
+      applyHunks(original, path, p.hunks(), true);
+      all.addAll(p.hunks());
+    }
+    all.sort(Comparator.comparingInt(UnifiedDiff::oldIndex));
+    for (int i = 1; i < all.size(); i++) {
+      Hunk before = all.get(i - 1);
+      Hunk after = all.get(i);
+      // Strictly apart: two hunks that share even a context line would each assume the other's old text.
+      if (oldIndex(after) < oldIndex(before) + before.oldCount()) {
+        throw new PatchException(path + ": hunks " + before.header() + " and " + after.header()
+            + " of two patches overlap; rebase one patch on the other");
+      }
+    }
+    return applyHunks(original, path, all, false);
+  }
+
+  /** 0-based index of the first old line a hunk covers ("-l,0" inserts after line l). */
+  private static int oldIndex(Hunk h) {
+    return h.oldCount() == 0 ? h.oldStart() : h.oldStart() - 1;
+  }
+
+  private static String applyHunks(String original, String path, List<Hunk> hunks, boolean checkNewStart)
+      throws PatchException {
     List<String> in = splitLines(original);
     List<String> out = new ArrayList<>();
     int next = 0;      // index in `in` of the first line not yet copied
     int shift = 0;     // new line number minus old line number after the hunks applied so far
-    for (Hunk h : file.hunks()) {
-      // "-l,0" names the line after which the hunk inserts; otherwise l is the first old line.
-      int at = h.oldCount() == 0 ? h.oldStart() : h.oldStart() - 1;
+    for (Hunk h : hunks) {
+      int at = oldIndex(h);
       int expectedNewStart = h.newCount() == 0 ? at + shift : at + shift + 1;
-      if (h.newStart() != expectedNewStart) {
-        throw new PatchException(file.path() + " " + h.header() + ": new start should be " + expectedNewStart);
+      if (checkNewStart && h.newStart() != expectedNewStart) {
+        throw new PatchException(path + " " + h.header() + ": new start should be " + expectedNewStart);
       }
       if (at < next) {
-        throw new PatchException(file.path() + " " + h.header() + ": overlaps or precedes the previous hunk");
+        throw new PatchException(path + " " + h.header() + ": overlaps or precedes the previous hunk");
       }
       if (at + h.oldCount() > in.size()) {
-        throw new PatchException(file.path() + " " + h.header() + ": past the end of the file (" + in.size()
+        throw new PatchException(path + " " + h.header() + ": past the end of the file (" + in.size()
             + " lines)");
       }
       out.addAll(in.subList(next, at));
@@ -136,7 +179,7 @@ final class UnifiedDiff {
         String text = b.substring(1);
         if (b.charAt(0) != '+') {
           if (!in.get(k).equals(text)) {
-            throw new PatchException(file.path() + " " + h.header() + ": line " + (k + 1) + " is\n  '" + in.get(k)
+            throw new PatchException(path + " " + h.header() + ": line " + (k + 1) + " is\n  '" + in.get(k)
                 + "'\nbut the patch expects\n  '" + text + "'");
           }
           k++;

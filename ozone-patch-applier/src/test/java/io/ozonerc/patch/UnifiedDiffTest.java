@@ -1,11 +1,11 @@
-package io.ozonerc.compaction.patch;
+package io.ozonerc.patch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ozonerc.compaction.patch.UnifiedDiff.FilePatch;
-import io.ozonerc.compaction.patch.UnifiedDiff.PatchException;
+import io.ozonerc.patch.UnifiedDiff.FilePatch;
+import io.ozonerc.patch.UnifiedDiff.PatchException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -95,6 +95,25 @@ class UnifiedDiffTest {
   @Test
   void refusesNoPatchAtAll() {
     assertThrows(PatchException.class, () -> UnifiedDiff.parse("just words\n"));
+  }
+
+  // Two patches written against the same release text merge in one pass, in either order.
+  @Test
+  void appliesTwoIndependentPatchesOfOneFile() throws PatchException {
+    FilePatch first = UnifiedDiff.parse("--- a/f\n+++ b/f\n@@ -1,2 +1,3 @@\n one\n+one and a half\n two\n").get(0);
+    FilePatch second = UnifiedDiff.parse("--- a/f\n+++ b/f\n@@ -5,3 +5,2 @@\n five\n-six\n seven\n").get(0);
+    String both = UnifiedDiff.apply(ORIGINAL, UnifiedDiff.parse(GOOD).get(0));
+    assertEquals(both, UnifiedDiff.applyAll(ORIGINAL, List.of(first, second)));
+    assertEquals(both, UnifiedDiff.applyAll(ORIGINAL, List.of(second, first)));
+  }
+
+  @Test
+  void refusesTwoPatchesThatShareALine() throws PatchException {
+    FilePatch first = UnifiedDiff.parse("--- a/f\n+++ b/f\n@@ -1,2 +1,3 @@\n one\n+one and a half\n two\n").get(0);
+    FilePatch second = UnifiedDiff.parse("--- a/f\n+++ b/f\n@@ -2,2 +2,1 @@\n two\n-three\n").get(0);
+    PatchException e = assertThrows(PatchException.class,
+        () -> UnifiedDiff.applyAll(ORIGINAL, List.of(first, second)));
+    assertTrue(e.getMessage().contains("overlap"), e.getMessage());
   }
 
   private static String applyOne(String original, String patch) {

@@ -1,0 +1,23 @@
+package io.ozonerc.patched;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** A MiniOzoneCluster started by this module's tests runs an OM made of the patched classes. */
+class PatchedClusterTest {
+  @Test
+  void theRunningOmUsesThePatchedClasses() throws Exception {
+    try (OmCluster c = OmCluster.start(OmCluster.quietConf())) {
+      for (Object part : new Object[] {c.om().getKeyManager(), c.om().getMetadataManager()}) {
+        String name = part.getClass().getName();
+        if (PatchedBuild.patchedClassNames().contains(name)) {
+          assertTrue(PatchedBuild.isPatched(part.getClass()), name + " from " + PatchedBuild.loadedFrom(
+              part.getClass()));
+        }
+      }
+      assertTrue(PatchedBuild.isPatched(c.om().getKeyManager().getClass()));
+      c.iterSkips(); // throws unless RocksDB statistics are on, as the skip counts of later tests need
+    }
+  }
+}
