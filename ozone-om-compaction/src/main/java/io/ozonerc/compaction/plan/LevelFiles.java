@@ -40,6 +40,7 @@ final class LevelFiles {
   private int[] spanRun = {0, 0};
   // Per-file values a plan asks for again and again, kept by index (see TableFacts#share): NaN or -1 until asked.
   final double[] densityUnder;
+  private final byte[][] largestSuccessor;
   final int[] bucketsTouched;
   final int[] bucketsEndingBefore;
   final int[] bucketsBeginningUpTo;
@@ -69,6 +70,7 @@ final class LevelFiles {
       busy[i + 1] = busy[i] + (files[i].beingCompacted() ? 1 : 0);
     }
     densityUnder = new double[n];
+    largestSuccessor = new byte[n][];
     Arrays.fill(densityUnder, Double.NaN);
     bucketsTouched = new int[n];
     Arrays.fill(bucketsTouched, -1);
@@ -188,6 +190,14 @@ final class LevelFiles {
     }
     int c = Keys.compare(f.smallestKey(), end);
     return c < 0 || (inclusiveEnd && c == 0);
+  }
+
+  /** {@link Keys#keySuccessor} of file i's largest key, built once: the same array each time (memos key on it). */
+  byte[] largestSuccessor(int i) {
+    if (largestSuccessor[i] == null) {
+      largestSuccessor[i] = Keys.keySuccessor(files[i].largestKey());
+    }
+    return largestSuccessor[i];
   }
 
   long entries(int from, int to) {

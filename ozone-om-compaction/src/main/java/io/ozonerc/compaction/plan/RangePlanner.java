@@ -213,6 +213,9 @@ public final class RangePlanner {
    * sub-range alone. Returned only when it qualifies and is smaller than the range.
    */
   static java.util.Optional<RangeAssessment> denseSubRange(KeyRange range, TableFacts t, PlannerSettings s) {
+    if (t.straddleStretch(range.begin(), range.end()) >= 0) {
+      return java.util.Optional.empty(); // every file straddles the range: dense ones span all of it
+    }
     byte[][] span = t.denseSpan(range.begin(), range.end(), s.tombstoneRatio());
     if (span == null) {
       return java.util.Optional.empty();
@@ -242,7 +245,8 @@ public final class RangePlanner {
         break; // a bucket ran to +inf; anything after it is inside it
       }
       byte[] begin = Keys.compare(b.begin(), cursor) < 0 ? cursor : b.begin(); // clip overlapping input
-      if (Keys.compare(cursor, begin) < 0) {
+      // A gap no file begins or ends in holds nothing by estimate (TableFacts#straddledGap): most gaps of a big OM.
+      if (Keys.compare(cursor, begin) < 0 && !t.straddledGap(cursor, begin)) {
         all.add(new KeyRange(table, NO_BUCKET, cursor, begin));
       }
       if (b.end() == null || Keys.compare(begin, b.end()) < 0) {
@@ -258,6 +262,9 @@ public final class RangePlanner {
 
   /** Step 2: cut a range at file boundaries into pieces whose overlapping files hold at most {@code cap} entries. */
   static List<KeyRange> split(KeyRange range, TableFacts t, long cap) {
+    if (t.straddleStretch(range.begin(), range.end()) >= 0) {
+      return List.of(range); // every file straddles the range: no cut falls inside it
+    }
     long whole = t.wholeEntries(range.begin(), range.end());
     if (whole <= cap) {
       return List.of(range);

@@ -92,6 +92,20 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
 
   /** The estimates alone, with no cost (zero files): what a reader of [begin, end) meets. */
   static RangeStats estimate(TableFacts t, byte[] begin, byte[] end) {
+    int stretch = t.wholeBucketStretch(begin, end);
+    if (stretch < 0) {
+      return estimateFromFiles(t, begin, end);
+    }
+    RangeStats kept = t.stretchEstimate(stretch); // the same as every whole bucket's of this stretch
+    if (kept == null) {
+      kept = estimateFromFiles(t, begin, end);
+      t.rememberStretchEstimate(stretch, kept);
+    }
+    return kept;
+  }
+
+  /** {@link #estimate} worked out from the files, never from a stretch's kept estimate. */
+  static RangeStats estimateFromFiles(TableFacts t, byte[] begin, byte[] end) {
     int deepest = -1;
     int shallowest = -1;
     double entries = 0;

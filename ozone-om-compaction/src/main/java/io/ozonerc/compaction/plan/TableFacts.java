@@ -43,9 +43,18 @@ public final class TableFacts {
   private double denseRatio;
   private LevelFiles[] denseFor;
   private byte[][][] denseL0Span; // [k]: span of the dense files among l0Covering(k), null when none
-  private final double[] memoDensity;
-  private byte[] memoBegin;
-  private byte[] memoEnd;
+  // densityBelow of the last spans asked: [slot][level], NaN until asked (see memoSlot).
+  private final double[][] memoBelow;
+  private final byte[][] memoBegin = new byte[4][];
+  private final byte[][] memoEnd = new byte[4][];
+  private int memoNext;
+  // Every file's smallest and largest key, all levels, sorted: whether a range holds a file boundary.
+  private final byte[][] fileBounds;
+  private int boundHint;
+  private byte[] straddleBegin;
+  private byte[] straddleEnd;
+  private int straddle;
+  private final Map<Integer, RangeStats> stretchEstimates = new HashMap<>();
   // Disjoint buckets: rank of the last range begin and end asked (see bucketShareSum); ranges come in key order.
   private byte[] rangeBegin;
   private int beginRank;
@@ -65,7 +74,7 @@ public final class TableFacts {
       maxLevel = Math.max(maxLevel, f.level());
     }
     this.levels = byLevel(files, maxLevel, work);
-    this.memoDensity = new double[levels.length];
+    this.memoBelow = new double[memoBegin.length][levels.length];
     this.sortedBuckets = buckets.toArray(new KeyRange[0]);
     Arrays.sort(sortedBuckets, Comparator.comparing(KeyRange::begin, Keys::compare));
     this.buckets = List.of(sortedBuckets);
@@ -103,6 +112,8 @@ public final class TableFacts {
       points.add(Keys.keySuccessor(f.largestKey()));
     }
     this.l0Points = points.toArray(new byte[0][]);
+    this.fileBounds = files.stream().flatMap(f -> java.util.stream.Stream.of(f.smallestKey(), f.largestKey()))
+        .sorted(Keys::compare).toArray(byte[][]::new);
     int stretches = l0Points.length + 1;
     this.l0Covering = new int[stretches][];
     this.l0CoveringIn = new boolean[stretches][];
@@ -206,6 +217,67 @@ public final class TableFacts {
       }
     }
     return false;
+  }
+
+  /**
+   * Where [begin, end) lies among the files' bounds: the number of bounds (smallest and largest keys, all levels)
+   * before it when none lies inside it, else -1. With no bound inside, every file overlapping the range straddles
+   * it (begins before it and ends at or after its end): a split cannot cut it ({@link RangePlanner#split}), no
+   * file is denser in one part of it than in another, and every whole bucket inside the same stretch of bounds is
+   * met by the same files in the same way. A plan asks in key order, so this is a step or two from the last answer.
+   */
+  int straddleStretch(byte[] begin, byte[] end) {
+    if (begin != straddleBegin || end != straddleEnd) {
+      straddleBegin = begin;
+      straddleEnd = end;
+      boundHint = LevelFiles.search(fileBounds.length, j -> Keys.compare(fileBounds[j], begin) >= 0, boundHint,
+          work);
+      boolean inside = boundHint < fileBounds.length && (end == null || Keys.compare(fileBounds[boundHint], end) < 0);
+      straddle = inside ? -1 : boundHint;
+    }
+    return straddle;
+  }
+
+  /**
+   * Whether [begin, end) is a gap between two neighbouring buckets (it begins where one ends and ends where the
+   * next begins) that no file begins or ends in. Every file overlapping such a gap then straddles it and touches
+   * the buckets on both sides, and those hold all of its entries ({@link #interpolated}): the gap's estimate is
+   * zero, known without one.
+   */
+  boolean straddledGap(byte[] begin, byte[] end) {
+    if (!bucketsDisjoint || end == null || begin.length == 0) {
+      return false;
+    }
+    int after = bucketsBeginningBefore(end);
+    return after > 0 && after < sortedBuckets.length && Keys.compare(sortedBuckets[after].begin(), end) == 0
+        && sortedBuckets[after - 1].end() != null && Keys.compare(sortedBuckets[after - 1].end(), begin) == 0
+        && straddleStretch(begin, end) >= 0;
+  }
+
+  /**
+   * The stretch of bounds ({@link #straddleStretch}) holding [begin, end) when that range is exactly one bucket
+   * (disjoint buckets) and no file bound lies inside it, else -1. Every such bucket of one stretch has the same
+   * estimate ({@link RangeStats#estimate} keeps it here): each file overlapping it covers it whole, and a covering
+   * file's entries are shared equally among the buckets it touches.
+   */
+  int wholeBucketStretch(byte[] begin, byte[] end) {
+    if (!bucketsDisjoint || end == null) {
+      return -1;
+    }
+    int j = bucketsEndingBefore(begin);
+    if (j >= sortedBuckets.length || !Arrays.equals(sortedBuckets[j].begin(), begin)
+        || Keys.compareEnds(sortedBuckets[j].end(), end) != 0) {
+      return -1;
+    }
+    return straddleStretch(begin, end);
+  }
+
+  RangeStats stretchEstimate(int k) {
+    return stretchEstimates.get(k);
+  }
+
+  void rememberStretchEstimate(int k, RangeStats estimate) {
+    stretchEstimates.put(k, estimate);
   }
 
   /** Entries of all files overlapping [begin, end), each counted whole. */
@@ -327,7 +399,7 @@ public final class TableFacts {
       return 1.0;
     }
     byte[] lo = startsInside ? f.smallestKey() : begin;
-    byte[] hi = endsInside ? Keys.keySuccessor(f.largestKey()) : end;
+    byte[] hi = endsInside ? lf.largestSuccessor(i) : end;
     return straddlingShare(lf, i, lo, hi, begin, end);
   }
 
@@ -336,7 +408,7 @@ public final class TableFacts {
     SstFile f = lf.files[i];
     double whole = lf.densityUnder[i];
     if (Double.isNaN(whole)) {
-      whole = densityBelow(f.level(), f.smallestKey(), Keys.keySuccessor(f.largestKey()));
+      whole = densityBelow(f.level(), f.smallestKey(), lf.largestSuccessor(i));
       lf.densityUnder[i] = whole;
     }
     if (whole > 0) {
@@ -351,22 +423,37 @@ public final class TableFacts {
 
   /**
    * Entries of files in levels below {@code level} that fall in [begin, end), each shared by interpolation. The
-   * per-level densities of the last range asked are kept: every level-0 file straddling a range asks for the same.
+   * sums of the last range asked are kept: every level-0 file straddling a range asks for the same.
    */
   private double densityBelow(int level, byte[] begin, byte[] end) {
-    if (begin != memoBegin || end != memoEnd) {
-      memoBegin = begin;
-      memoEnd = end;
-      Arrays.fill(memoDensity, Double.NaN);
+    if (level + 1 >= levels.length) {
+      return 0;
     }
-    double sum = 0;
-    for (int l = level + 1; l < levels.length; l++) {
-      if (Double.isNaN(memoDensity[l])) {
-        memoDensity[l] = levelDensity(l, begin, end);
+    int slot = memoSlot(begin, end);
+    if (Double.isNaN(memoBelow[slot][level])) { // levels below level + 1 are summed once per span, deepest first
+      double sum = levelDensity(level + 1, begin, end) + densityBelow(level + 1, begin, end);
+      memoBelow[slot][level] = sum; // the recursion asks for this span only, so the slot is still its own
+    }
+    return memoBelow[slot][level];
+  }
+
+  /**
+   * The memo slot of span [begin, end) (by identity), taking the oldest slot for a new span. One range asks for a
+   * few spans in turn (the range, and its part inside each file that ends or begins within it), so a handful of
+   * slots keeps them all.
+   */
+  private int memoSlot(byte[] begin, byte[] end) {
+    for (int k = 0; k < memoBegin.length; k++) {
+      if (memoBegin[k] == begin && memoEnd[k] == end) {
+        return k;
       }
-      sum += memoDensity[l];
     }
-    return sum;
+    int k = memoNext;
+    memoNext = (memoNext + 1) % memoBegin.length;
+    memoBegin[k] = begin;
+    memoEnd[k] = end;
+    Arrays.fill(memoBelow[k], Double.NaN);
+    return k;
   }
 
   private double levelDensity(int l, byte[] begin, byte[] end) {

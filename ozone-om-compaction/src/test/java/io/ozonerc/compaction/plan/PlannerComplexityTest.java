@@ -76,6 +76,27 @@ class PlannerComplexityTest {
     return work.steps();
   }
 
+  /**
+   * A plan keeps one estimate per stretch of file bounds for the whole buckets lying in it
+   * ({@link TableFacts#wholeBucketStretch}); each must equal what the files give for that bucket alone, and most
+   * buckets of this shape must be served from a kept estimate (or the shortcut does nothing).
+   */
+  @Test
+  void aKeptStretchEstimateIsWhatTheFilesGiveForEachBucket() {
+    List<SstFile> files = lsm(150, 2_000);
+    List<KeyRange> buckets = buckets(2_000).get("keyTable");
+    TableFacts shared = TableFacts.of(files, buckets);
+    int kept = 0;
+    for (KeyRange b : buckets) {
+      boolean wasKept = shared.wholeBucketStretch(b.begin(), b.end()) >= 0
+          && shared.stretchEstimate(shared.wholeBucketStretch(b.begin(), b.end())) != null;
+      kept += wasKept ? 1 : 0;
+      RangeStats alone = RangeStats.estimateFromFiles(TableFacts.of(files, buckets), b.begin(), b.end());
+      assertEquals(alone, RangeStats.estimate(shared, b.begin(), b.end()), b.label());
+    }
+    assertTrue(kept > buckets.size() / 2, "buckets served from a kept estimate: " + kept);
+  }
+
   @Test
   void aLargeOmIsPlannedInNearLinearSteps() {
     int files = 10_000;
