@@ -4,7 +4,7 @@
     dev-support/dirformat-compare.py [--sizes sizes.json] result.json [result.json ...]
 
 Reads the JSON that `java org.openjdk.jmh.Main ... -rf json -rff <file>` writes for SerializationBenchmark,
-DirectoryWalkBenchmark and GetPathBenchmark (any subset, any number of files, e.g. one per thread count), and the
+DirectoryWalkBenchmark, GetPathBenchmark and TableWalkBenchmark (any subset, any number of files, e.g. one per thread count), and the
 byte sizes DirectoryFormatSizes writes. Prints ours (TRIMMED) against protobuf and flatbuffers with ratios, then the
 targets, each marked met or missed. Allocation comes from `-prof gc` (gc.alloc.rate.norm, bytes per op)
 where the run had it. Standard library only.
@@ -216,6 +216,38 @@ def main():
                          fmt_alloc(a("PROTOBUF")), fmt_alloc(a("TRIMMED"))])
         table(["path", "protobuf", "trimmed", "trim/proto", "proto vs newArray", "trim vs newArray",
                "alloc proto", "alloc trim"], body)
+
+    tables = defaultdict(dict)
+    table_alloc = defaultdict(dict)
+    for r in rows:
+        if r["cls"] == "TableWalkBenchmark":
+            key = (r["params"].get("tree"), int(r["params"]["blockCacheMiB"]), r["threads"])
+            tables[key][r["params"]["path"]] = r["score"]
+            if r["alloc"] is not None:
+                table_alloc[key][r["params"]["path"]] = r["alloc"]
+    if tables:
+        paths = ("STOCK_PROTOBUF", "KEY_AWARE_PROTOBUF", "KEY_AWARE_TRIMMED")
+        print("Directory walk through the OM's Table path (walks/s; stock TypedTable vs the patched OM's table)")
+        body = []
+        for key in sorted(tables, key=lambda k: (k[0], -k[1], k[2])):
+            c = tables[key]
+            body.append([f"tree {key[0]}, cache {key[1]} MiB, {key[2]} thr"] + [fmt_ops(c.get(p)) for p in paths]
+                        + [fmt_ratio(c.get("KEY_AWARE_TRIMMED"), c.get("STOCK_PROTOBUF")),
+                           fmt_ratio(c.get("KEY_AWARE_PROTOBUF"), c.get("STOCK_PROTOBUF")),
+                           fmt_alloc(table_alloc[key].get("STOCK_PROTOBUF")),
+                           fmt_alloc(table_alloc[key].get("KEY_AWARE_TRIMMED"))])
+        table(["run", "stock protobuf", "patched, protobuf rows", "patched, trimmed rows", "trimmed/stock",
+               "patched proto/stock", "alloc stock", "alloc trimmed"], body)
+        for key in sorted(tables):
+            c = tables[key]
+            if "KEY_AWARE_TRIMMED" not in c or "STOCK_PROTOBUF" not in c:
+                continue
+            fits = key[1] >= FITS_MIB
+            goal = 1.2 if fits else 1.4
+            ratio = c["KEY_AWARE_TRIMMED"] / c["STOCK_PROTOBUF"]
+            targets.check(f"walk in the OM Table path, cache {key[1]} MiB ({'fits' if fits else 'undersized'}), "
+                          f"{key[2]} thread(s): trimmed / stock protobuf", f"{ratio:.2f}x", f">= {goal:.1f}x",
+                          ratio >= goal)
 
     if targets.lines:
         print("Targets (printed, not asserted)")

@@ -61,8 +61,13 @@ public final class KeyAwareDirectoryTable implements Table<String, OmDirectoryIn
    */
   public static KeyAwareDirectoryTable open(DBStore store, DirectoryValueFormat format)
       throws RocksDatabaseException, CodecException {
+    return open(store, OMDBDefinition.DIRECTORY_TABLE, format);
+  }
+
+  /** As {@link #open(DBStore, DirectoryValueFormat)}, for a column family of directory rows under another name. */
+  public static KeyAwareDirectoryTable open(DBStore store, String name, DirectoryValueFormat format)
+      throws RocksDatabaseException, CodecException {
     Objects.requireNonNull(format, "format == null");
-    String name = OMDBDefinition.DIRECTORY_TABLE;
     return new KeyAwareDirectoryTable(
         store.getTable(name, StringCodec.get(), new WriteOnlyCodec(format), CacheType.PARTIAL_CACHE),
         store.getTable(name, StringCodec.get(), ByteArrayCodec.get(), CacheType.NO_CACHE),
