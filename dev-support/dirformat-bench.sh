@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the directory-format JMH benchmarks (io.ozonerc.bench.dirformat) and prints the comparison table.
 #
-#   dev-support/dirformat-bench.sh [serialization|walk|getpath|all] [extra JMH args...]
+#   dev-support/dirformat-bench.sh [serialization|walk|getpath|table|all] [extra JMH args...]
 #
 # Environment: WALK_THREADS (default "1 2"), JMH_OPTS (default "-f 1 -wi 3 -i 5 -w 1s -r 1s"), TREE (default 10x6), OUT (default
 # benchmarks/target/dirformat), DIRFORMAT_DATA (where the tree DB is built once; default /tmp/dirformat-data).
@@ -45,8 +45,14 @@ case "$what" in
         $([ "$t" = 1 ] && echo -prof gc) "$@"
     done ;;&
   getpath|all)
-    run getpath 'io.ozonerc.bench.dirformat.GetPathBenchmark' -p tree="$TREE" -prof gc "$@" ;;
-  serialization|walk) ;;
+    run getpath 'io.ozonerc.bench.dirformat.GetPathBenchmark' -p tree="$TREE" -prof gc "$@" ;;&
+  table|all)
+    # The walk through the OM's Table path: stock TypedTable vs the patched OM's KeyAwareDirectoryTable.
+    for t in ${WALK_THREADS:-1 2}; do
+      run "table-t$t" 'io.ozonerc.bench.dirformat.TableWalkBenchmark' -p tree="$TREE" -t "$t" \
+        $([ "$t" = 1 ] && echo -prof gc) "$@"
+    done ;;
+  serialization|walk|getpath) ;;
   *) echo "unknown benchmark set: $what" >&2; exit 2 ;;
 esac
 

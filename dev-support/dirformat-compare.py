@@ -4,7 +4,7 @@
     dev-support/dirformat-compare.py [--sizes sizes.json] result.json [result.json ...]
 
 Reads the JSON that `java org.openjdk.jmh.Main ... -rf json -rff <file>` writes for SerializationBenchmark,
-DirectoryWalkBenchmark and GetPathBenchmark (any subset, any number of files, e.g. one per thread count), and the
+DirectoryWalkBenchmark, GetPathBenchmark and TableWalkBenchmark (any subset, any number of files, e.g. one per thread count), and the
 byte sizes DirectoryFormatSizes writes. Prints ours (TRIMMED) against protobuf and flatbuffers with ratios, then the
 targets, each marked met or missed. Allocation comes from `-prof gc` (gc.alloc.rate.norm, bytes per op)
 where the run had it. Standard library only.
@@ -101,6 +101,34 @@ class Targets:
             self.lines.append((name, value, goal, "MET" if ok else "MISSED"))
 
 
+def walk_runs(rows, cls, param):
+    """Walk scores and allocations of one benchmark class, by run (tree, cache MiB, threads), then by `param`."""
+    scores = defaultdict(dict)
+    alloc = defaultdict(dict)
+    for r in rows:
+        if r["cls"] == cls:
+            key = (r["params"].get("tree"), int(r["params"]["blockCacheMiB"]), r["threads"])
+            scores[key][r["params"][param]] = r["score"]
+            if r["alloc"] is not None:
+                alloc[key][r["params"][param]] = r["alloc"]
+    return scores, alloc
+
+
+def check_walk_targets(targets, runs, ours, base, what, ratio_name):
+    """The walk targets: ours / base >= 1.2x with a cache that fits, >= 1.4x undersized."""
+    for key in sorted(runs):
+        c = runs[key]
+        if ours not in c or base not in c:
+            continue
+        # DirectoryWalkBenchmark's Javadoc: 1024 MiB holds every format's column family of the default tree
+        # (fits); the smaller sizes do not (undersized).
+        fits = key[1] >= FITS_MIB
+        goal = 1.2 if fits else 1.4
+        ratio = c[ours] / c[base]
+        targets.check(f"{what}, cache {key[1]} MiB ({'fits' if fits else 'undersized'}), {key[2]} thread(s): "
+                      f"{ratio_name}", f"{ratio:.2f}x", f">= {goal:.1f}x", ratio >= goal)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", help="sizes.json from DirectoryFormatSizes")
@@ -161,14 +189,7 @@ def main():
             targets.check("allocation per single-field access (trimmed oneLong)",
                           None if a is None else f"{a:.3f} B/op", "0 B/op", a is not None and a < 0.5)
 
-    walk = defaultdict(dict)
-    walk_alloc = defaultdict(dict)
-    for r in rows:
-        if r["cls"] == "DirectoryWalkBenchmark":
-            key = (r["params"].get("tree"), int(r["params"]["blockCacheMiB"]), r["threads"])
-            walk[key][r["params"]["reader"]] = r["score"]
-            if r["alloc"] is not None:
-                walk_alloc[key][r["params"]["reader"]] = r["alloc"]
+    walk, walk_alloc = walk_runs(rows, "DirectoryWalkBenchmark", "reader")
     if walk:
         print("Directory walk (walks/s, each walk = levels+1 point lookups; higher is better)")
         body = []
@@ -185,17 +206,7 @@ def main():
             body = [[f"tree {k[0]}, cache {k[1]} MiB, {k[2]} thr"] + [fmt_alloc(walk_alloc[k].get(x)) for x in
                     ("PROTOBUF", "OZONE_CODEC", "FLATBUFFERS", "TRIMMED")] for k in sorted(walk_alloc)]
             table(["run", "protobuf", "ozone codec", "flatbuffers", "trimmed"], body)
-        for key in sorted(walk):
-            c = walk[key]
-            if "TRIMMED" not in c or "PROTOBUF" not in c:
-                continue
-            # DirectoryWalkBenchmark's Javadoc: 1024 MiB holds every format's column family of the default tree
-            # (fits); the smaller sizes do not (undersized).
-            fits = key[1] >= FITS_MIB
-            goal = 1.2 if fits else 1.4
-            ratio = c["TRIMMED"] / c["PROTOBUF"]
-            targets.check(f"walk, cache {key[1]} MiB ({'fits' if fits else 'undersized'}), {key[2]} thread(s): "
-                          f"trimmed / protobuf", f"{ratio:.2f}x", f">= {goal:.1f}x", ratio >= goal)
+        check_walk_targets(targets, walk, "TRIMMED", "PROTOBUF", "walk", "trimmed / protobuf")
 
     gets = defaultdict(dict)
     for r in rows:
@@ -216,6 +227,23 @@ def main():
                          fmt_alloc(a("PROTOBUF")), fmt_alloc(a("TRIMMED"))])
         table(["path", "protobuf", "trimmed", "trim/proto", "proto vs newArray", "trim vs newArray",
                "alloc proto", "alloc trim"], body)
+
+    tables, table_alloc = walk_runs(rows, "TableWalkBenchmark", "path")
+    if tables:
+        paths = ("STOCK_PROTOBUF", "KEY_AWARE_PROTOBUF", "KEY_AWARE_TRIMMED")
+        print("Directory walk through the OM's Table path (walks/s; stock TypedTable vs the patched OM's table)")
+        body = []
+        for key in sorted(tables, key=lambda k: (k[0], -k[1], k[2])):
+            c = tables[key]
+            body.append([f"tree {key[0]}, cache {key[1]} MiB, {key[2]} thr"] + [fmt_ops(c.get(p)) for p in paths]
+                        + [fmt_ratio(c.get("KEY_AWARE_TRIMMED"), c.get("STOCK_PROTOBUF")),
+                           fmt_ratio(c.get("KEY_AWARE_PROTOBUF"), c.get("STOCK_PROTOBUF")),
+                           fmt_alloc(table_alloc[key].get("STOCK_PROTOBUF")),
+                           fmt_alloc(table_alloc[key].get("KEY_AWARE_TRIMMED"))])
+        table(["run", "stock protobuf", "patched, protobuf rows", "patched, trimmed rows", "trimmed/stock",
+               "patched proto/stock", "alloc stock", "alloc trimmed"], body)
+        check_walk_targets(targets, tables, "KEY_AWARE_TRIMMED", "STOCK_PROTOBUF", "walk in the OM Table path",
+                           "trimmed / stock protobuf")
 
     if targets.lines:
         print("Targets (printed, not asserted)")

@@ -93,20 +93,40 @@ class UpstreamPatchCheckTest {
    */
   @Test
   void keyManagerCreatesTheService(@TempDir Path tmp) throws Exception {
-    Path patchFile = repoRoot().resolve("dev-support/patches/HDDS-range-compaction-2.2.0.patch");
-    FilePatch km = UnifiedDiff.parse(Files.readString(patchFile)).stream()
-        .filter(f -> f.path().endsWith("/org/apache/hadoop/ozone/om/KeyManagerImpl.java")).findFirst()
-        .orElseThrow(() -> new AssertionError(patchFile + " does not touch KeyManagerImpl"));
-    String patched = UnifiedDiff.apply(readFromSourcesJar(km.path()), km);
-    Path src = tmp.resolve("src").resolve(javaPath(km.path()));
-    Files.createDirectories(src.getParent());
-    Files.writeString(src, patched);
-    assertEquals(List.of(), compile(List.of(src), tmp.resolve("classes")));
-    String bytecode = new String(Files.readAllBytes(tmp.resolve("classes/org/apache/hadoop/ozone/om/"
-        + "KeyManagerImpl.class")), StandardCharsets.ISO_8859_1);
+    String bytecode = patchedBytecode("HDDS-range-compaction-2.2.0.patch", "org/apache/hadoop/ozone/om/KeyManagerImpl",
+        tmp);
     for (String ref : List.of("io/ozonerc/compaction/service/RangeCompactionService", "createIfEnabled")) {
       assertTrue(bytecode.contains(ref), "patched KeyManagerImpl.class does not refer to " + ref);
     }
+  }
+
+  /**
+   * The same for the directory patch: OmMetadataManagerImpl must open its directoryTable through the key-aware table
+   * and read the value format from the configuration.
+   */
+  @Test
+  void metadataManagerReadsDirectoriesWithTheirKeys(@TempDir Path tmp) throws Exception {
+    String bytecode = patchedBytecode("HDDS-trimmed-directory-values-2.2.0.patch",
+        "org/apache/hadoop/ozone/om/OmMetadataManagerImpl", tmp);
+    for (String ref : List.of("io/ozonerc/metadata/om/KeyAwareDirectoryTable",
+        "io/ozonerc/metadata/om/DirectoryValueFormat", "fromConfig")) {
+      assertTrue(bytecode.contains(ref), "patched OmMetadataManagerImpl.class does not refer to " + ref);
+    }
+  }
+
+  /** Applies one patch's hunks for {@code className} (a path without .java) alone; returns the compiled class. */
+  private static String patchedBytecode(String patchName, String className, Path tmp) throws Exception {
+    Path patchFile = repoRoot().resolve("dev-support/patches").resolve(patchName);
+    FilePatch fp = UnifiedDiff.parse(Files.readString(patchFile)).stream()
+        .filter(f -> f.path().endsWith("/" + className + ".java")).findFirst()
+        .orElseThrow(() -> new AssertionError(patchFile + " does not touch " + className));
+    String patched = UnifiedDiff.apply(readFromSourcesJar(fp.path()), fp);
+    Path src = tmp.resolve("src").resolve(javaPath(fp.path()));
+    Files.createDirectories(src.getParent());
+    Files.writeString(src, patched);
+    assertEquals(List.of(), compile(List.of(src), tmp.resolve("classes")));
+    return new String(Files.readAllBytes(tmp.resolve("classes").resolve(className + ".class")),
+        StandardCharsets.ISO_8859_1);
   }
 
   /**
