@@ -169,9 +169,31 @@ public class RangeCompactionConfig {
   @Config(key = PREFIX + ".head.check.interval", defaultValue = "5s", type = ConfigType.TIME,
       tags = {OM, PERFORMANCE},
       description = "Between full rounds, re-probe the table heads and the bucket heads found dead before, and "
-          + "compact one that reached dead.head.min.keys. A queue-like bucket regrows its head in seconds; a "
-          + "check costs one seek per known head. 0 checks heads only in full rounds.")
+          + "compact one that reached dead.head.min.keys. This is the first wait between checks; after each "
+          + "check the service paces the next one: sooner (down to head.check.min.interval) while a head grows "
+          + "toward dead.head.min.keys, at the time the fastest grower is projected to reach it, and up to twice "
+          + "as long (at most head.check.max.interval) while nothing grows. A queue-like bucket regrows its head "
+          + "in seconds; a check costs one seek per known head. 0 checks heads only in full rounds.")
   private Duration headCheckInterval;
+
+  /**
+   * Default 1 s: the service's thread wakes once a second, so a shorter wait would be rounded up to it anyway. A
+   * queue deleting 1,500 keys a second (3,000 dead internal keys a second) then meets about 3,000 dead keys at
+   * worst between checks, against 15,000 at a fixed 5 s.
+   */
+  @Config(key = PREFIX + ".head.check.min.interval", defaultValue = "1s", type = ConfigType.TIME,
+      tags = {OM, PERFORMANCE},
+      description = "Shortest wait between head checks, used while a head grows fast or waits, qualified but not "
+          + "yet compacted. The service wakes once a second, so less than 1s acts as 1s. Must not exceed "
+          + "head.check.interval.")
+  private Duration headCheckMinInterval;
+
+  @Config(key = PREFIX + ".head.check.max.interval", defaultValue = "30s", type = ConfigType.TIME,
+      tags = {OM, PERFORMANCE},
+      description = "Longest wait between head checks, reached by doubling while no head grows. A head that "
+          + "starts growing after a quiet spell is seen within this time (full rounds probe heads too). Must "
+          + "not be less than head.check.interval.")
+  private Duration headCheckMaxInterval;
 
   /** Reads and validates; any bad value fails with the key and the value in the message. */
   public static RangeCompactionConfig from(ConfigurationSource conf) {
@@ -244,6 +266,16 @@ public class RangeCompactionConfig {
     }
     if (headCheckInterval == null || !headCheckInterval.isZero()) {
       schedulable(PREFIX + ".head.check.interval", headCheckInterval); // 0 = heads only in full rounds
+      schedulable(PREFIX + ".head.check.min.interval", headCheckMinInterval);
+      schedulable(PREFIX + ".head.check.max.interval", headCheckMaxInterval);
+      if (headCheckMinInterval.compareTo(headCheckInterval) > 0) {
+        fail(".head.check.min.interval", headCheckMinInterval, "must not exceed " + PREFIX
+            + ".head.check.interval = " + headCheckInterval);
+      }
+      if (headCheckMaxInterval.compareTo(headCheckInterval) < 0) {
+        fail(".head.check.max.interval", headCheckMaxInterval, "must not be less than " + PREFIX
+            + ".head.check.interval = " + headCheckInterval);
+      }
     }
     if (pressurePendingCompactionBytes < 0) {
       fail(".pressure.pending.compaction.bytes", pressurePendingCompactionBytes, "must be >= 0");
@@ -307,6 +339,16 @@ public class RangeCompactionConfig {
     return headCheckInterval;
   }
 
+  /** Shortest wait between head checks (while a head grows fast). */
+  public Duration getHeadCheckMinInterval() {
+    return headCheckMinInterval;
+  }
+
+  /** Longest wait between head checks (while nothing grows). */
+  public Duration getHeadCheckMaxInterval() {
+    return headCheckMaxInterval;
+  }
+
   public boolean isMemtableFlush() {
     return memtableFlush;
   }
@@ -360,7 +402,8 @@ public class RangeCompactionConfig {
         + ", pressure=(pending>="
         + pressurePendingCompactionBytes + "B, L0>=" + pressureLevel0Files + "), backoffMax=" + backoffMax
         + ", leaderPolicy=" + leaderPolicy + ", deadHeadMinKeys=" + deadHeadMinKeys + ", headCheckInterval="
-        + headCheckInterval + "}";
+        + headCheckInterval + ", headCheckMinInterval=" + headCheckMinInterval + ", headCheckMaxInterval="
+        + headCheckMaxInterval + "}";
   }
 
   /**

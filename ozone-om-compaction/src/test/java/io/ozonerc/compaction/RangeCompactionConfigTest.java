@@ -30,6 +30,8 @@ class RangeCompactionConfigTest {
     assertEquals(RangeCompactionConfig.KNOWN_TABLES, c.tableSet().stream().toList());
     assertEquals(2_000, c.getDeadHeadMinKeys());
     assertEquals(Duration.ofSeconds(5), c.getHeadCheckInterval());
+    assertEquals(Duration.ofSeconds(1), c.getHeadCheckMinInterval());
+    assertEquals(Duration.ofSeconds(30), c.getHeadCheckMaxInterval());
   }
 
   @ParameterizedTest(name = "{0} = ''{1}'' is rejected")
@@ -73,6 +75,10 @@ class RangeCompactionConfigTest {
       "ozone.om.range.compaction.dead.head.min.keys|-1",
       "ozone.om.range.compaction.dead.head.min.keys|many",
       "ozone.om.range.compaction.head.check.interval|-1s",
+      "ozone.om.range.compaction.head.check.min.interval|0s",
+      "ozone.om.range.compaction.head.check.min.interval|10s", // above head.check.interval (5s)
+      "ozone.om.range.compaction.head.check.max.interval|2s",  // below head.check.interval
+      "ozone.om.range.compaction.head.check.max.interval|soon",
   })
   void invalidValueFailsNamingTheKey(String key, String value) {
     OzoneConfiguration conf = new OzoneConfiguration();
@@ -92,6 +98,8 @@ class RangeCompactionConfigTest {
       "ozone.om.range.compaction.bytes.per.run|0",
       "ozone.om.range.compaction.min.tombstones|0",
       "ozone.om.range.compaction.tombstone.ratio|1",
+      "ozone.om.range.compaction.head.check.min.interval|5s",  // equal to head.check.interval
+      "ozone.om.range.compaction.head.check.max.interval|5s",
   })
   void edgeValuesTheServiceCanRunWithAreAccepted(String key, String value) {
     OzoneConfiguration conf = new OzoneConfiguration();

@@ -79,6 +79,9 @@ public final class RangeCompactionMetrics implements MetricsSource {
       "When the last round ended, ms since the epoch (0: no round yet); alert when it falls behind", 0L);
   final MutableGaugeLong backoffActive = registry.newGauge("BackoffActive",
       "1 while rounds are skipped after a write-pressure stop, else 0", 0L);
+  final MutableGaugeLong headCheckWaitMs = registry.newGauge("HeadCheckWaitMs",
+      "Wait before the next head check, paced by how fast dead heads grow (between head.check.min.interval and "
+          + "head.check.max.interval)", 0L);
 
   private final Map<String, Double> worstRatio = new ConcurrentHashMap<>();
   /** Per table: {compactions, tombstones removed}, counters. */
@@ -241,6 +244,10 @@ public final class RangeCompactionMetrics implements MetricsSource {
 
   public boolean isBackoffActive() {
     return backoffActive.value() != 0;
+  }
+
+  public long getHeadCheckWaitMs() {
+    return headCheckWaitMs.value();
   }
 
   public long getSecondPassCompactions() {

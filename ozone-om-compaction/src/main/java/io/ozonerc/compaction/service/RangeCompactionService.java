@@ -2,6 +2,7 @@ package io.ozonerc.compaction.service;
 
 import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.plan.CompactionPlan;
+import io.ozonerc.compaction.plan.HeadPace;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.PlannerSettings;
@@ -13,7 +14,9 @@ import io.ozonerc.compaction.service.RoundResult.Outcome;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -80,6 +83,10 @@ public class RangeCompactionService extends BackgroundService {
   private long backoffNanos;            // guarded by roundLock: its length; 0 when none
   /** End of the last scheduled round that ran (only the service thread touches it), or null before the first. */
   private volatile Long lastScheduledEndNanos;
+  /** Wait before the next head check, paced by {@link HeadPace} after every pass over heads. */
+  private volatile long headWaitNanos;
+  private Map<KeyRange, Long> headsLeft = Map.of(); // guarded by roundLock: what the last pass left each head at
+  private Long headsReadAtNanos;                    // guarded by roundLock: when that pass began
   /** The executor's tick: rounds start on a tick once {@code .interval} has passed, so a new interval applies. */
   static final long TICK_MS = 1000;
 
@@ -105,6 +112,12 @@ public class RangeCompactionService extends BackgroundService {
     this.nanoClock = nanoClock;
     this.epochMillisClock = epochMillisClock;
     this.compactor = new RangeCompactor(store, nanoClock, new Counting());
+    setHeadWait(RangeCompactor.nanos(config.getHeadCheckInterval()));
+  }
+
+  private void setHeadWait(long nanos) {
+    headWaitNanos = nanos;
+    metrics.headCheckWaitMs.set(TimeUnit.NANOSECONDS.toMillis(nanos));
   }
 
   @Override
@@ -152,6 +165,7 @@ public class RangeCompactionService extends BackgroundService {
     newConfig.tableSet(); // validated before anything changes
     setServiceTimeoutInNanos(RangeCompactor.nanos(newConfig.getTimeout()));
     config = newConfig;
+    setHeadWait(RangeCompactor.nanos(newConfig.getHeadCheckInterval())); // the pace starts over
     LOG.info("Reconfigured: {}", newConfig);
   }
 
@@ -165,7 +179,8 @@ public class RangeCompactionService extends BackgroundService {
     BackgroundTaskQueue queue = new BackgroundTaskQueue();
     RangeCompactionConfig c = config;
     if (!stopping && c.isEnabled()
-        && due(nanoClock.getAsLong(), lastScheduledEndNanos, lastHeadCheckEndNanos, c) != Due.NOTHING) {
+        && due(nanoClock.getAsLong(), lastScheduledEndNanos, lastHeadCheckEndNanos, c, headWaitNanos)
+        != Due.NOTHING) {
       queue.add(() -> {
         tick();
         return EmptyTaskResult.newResult();
@@ -179,23 +194,46 @@ public class RangeCompactionService extends BackgroundService {
 
   /**
    * What is due at {@code now}: a full round when none has run or {@code interval} has passed since the last one
-   * ended; else a head check when head checks are on and {@code head.check.interval} has passed since the last
-   * round or check ended; else nothing. The executor wakes every {@value #TICK_MS} ms (or every interval, if
-   * shorter), so a shorter head check interval is rounded up to that tick.
+   * ended; else a head check when head checks are on and the paced wait ({@link HeadPace}, kept within
+   * {@code head.check.min.interval} and {@code head.check.max.interval}) has passed since the last round or
+   * check ended; else nothing. The executor wakes every {@value #TICK_MS} ms (or every interval, if shorter), so
+   * a shorter wait is rounded up to that tick.
    *
    * @param lastRoundEnd end of the last scheduled full round, or null before the first
    * @param lastCheckEnd end of the last head check, or null before the first
+   * @param headWait     the paced wait before the next head check
    */
-  static Due due(long now, Long lastRoundEnd, Long lastCheckEnd, RangeCompactionConfig c) {
+  static Due due(long now, Long lastRoundEnd, Long lastCheckEnd, RangeCompactionConfig c, long headWait) {
     if (lastRoundEnd == null || now - lastRoundEnd >= RangeCompactor.nanos(c.getInterval())) {
       return Due.ROUND;
     }
-    long headCheck = RangeCompactor.nanos(c.getHeadCheckInterval());
-    if (c.getDeadHeadMinKeys() <= 0 || headCheck <= 0) {
+    if (c.getDeadHeadMinKeys() <= 0 || c.getHeadCheckInterval().isZero()) {
       return Due.NOTHING;
     }
+    long wait = Math.max(RangeCompactor.nanos(c.getHeadCheckMinInterval()),
+        Math.min(RangeCompactor.nanos(c.getHeadCheckMaxInterval()), headWait));
     long last = lastCheckEnd == null ? lastRoundEnd : Math.max(lastRoundEnd, lastCheckEnd);
-    return now - last >= headCheck ? Due.HEAD_CHECK : Due.NOTHING;
+    return now - last >= wait ? Due.HEAD_CHECK : Due.NOTHING;
+  }
+
+  /**
+   * Paces head checks from what a pass over heads saw ({@link HeadPace}): the next wait shrinks while a head grows
+   * toward {@code dead.head.min.keys} and doubles while none grows. Requires roundLock.
+   *
+   * @param passStart when the pass began
+   */
+  private void paceHeadChecks(long passStart, RoundResult r, RangeCompactionConfig c) {
+    if (r == null || r.heads().isEmpty() || c.getDeadHeadMinKeys() <= 0 || c.getHeadCheckInterval().isZero()) {
+      return;
+    }
+    long elapsed = headsReadAtNanos == null ? 0 : passStart - headsReadAtNanos;
+    HeadPace.Bounds bounds = new HeadPace.Bounds(c.getDeadHeadMinKeys(),
+        RangeCompactor.nanos(c.getHeadCheckMinInterval()), RangeCompactor.nanos(c.getHeadCheckMaxInterval()));
+    setHeadWait(HeadPace.nextWait(headsLeft, elapsed, r.heads(), headWaitNanos, bounds));
+    Map<KeyRange, Long> left = new HashMap<>();
+    r.heads().forEach(h -> left.put(h.range(), h.left()));
+    headsLeft = left;
+    headsReadAtNanos = passStart;
   }
 
   /** What one wake of the service's thread did; {@code result} is null when nothing was due. */
@@ -216,7 +254,8 @@ public class RangeCompactionService extends BackgroundService {
     roundLock.lock();
     try {
       long now = nanoClock.getAsLong();
-      Due d = due(now, lastScheduledEndNanos, lastHeadCheckEndNanos, config);
+      RangeCompactionConfig c = config;
+      Due d = due(now, lastScheduledEndNanos, lastHeadCheckEndNanos, c, headWaitNanos);
       RoundResult r = null;
       if (d == Due.ROUND) {
         r = runRound(false);
@@ -227,6 +266,7 @@ public class RangeCompactionService extends BackgroundService {
         r = headCheckLocked(now);
         lastHeadCheckEndNanos = nanoClock.getAsLong();
       }
+      paceHeadChecks(now, r, c);
       return new Tick(d, r);
     } finally {
       roundLock.unlock();

@@ -3,6 +3,7 @@ package io.ozonerc.compaction.service;
 import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.plan.CompactionPlan;
 import io.ozonerc.compaction.plan.HeadFacts;
+import io.ozonerc.compaction.plan.HeadPace;
 import io.ozonerc.compaction.plan.HeadPlanner;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.MemtableFacts;
@@ -164,13 +165,15 @@ public final class RangeCompactor {
     List<SstFile> files = store.liveFiles(s.tables());
     List<Compacted> done = new ArrayList<>();
     List<RangeAssessment> skipped = new ArrayList<>();
+    List<HeadPace.Reading> readings = List.of();
     if (s.deadHeadMinKeys() > 0) {
       HeadPass heads = compactHeads(s, files, buckets, false, Integer.MAX_VALUE, stopRequested, start);
       done.addAll(heads.done());
       skipped.addAll(heads.skipped());
+      readings = heads.readings();
       if (heads.stop() != null) {
         return new RoundResult(heads.stop().outcome(), heads.stop().detail(), heads.plan(), List.copyOf(done),
-            List.copyOf(skipped), heads.left(), elapsedMs(start));
+            List.copyOf(skipped), heads.left(), elapsedMs(start), heads.readings());
       }
       if (!heads.done().isEmpty()) {
         files = store.liveFiles(s.tables());
@@ -215,7 +218,7 @@ public final class RangeCompactor {
       listener.compacted(c);
     }
     return new RoundResult(outcome, detail, plan, List.copyOf(done), List.copyOf(skipped), planned.size() - next,
-        elapsedMs(start));
+        elapsedMs(start), readings);
   }
 
   /**
@@ -237,12 +240,15 @@ public final class RangeCompactor {
     HeadPass heads = compactHeads(s, store.liveFiles(s.tables()), Map.of(), true, 1, stopRequested, start);
     Stop stop = heads.stop();
     return new RoundResult(stop == null ? Outcome.COMPLETED : stop.outcome(), stop == null ? "" : stop.detail(),
-        heads.plan(), heads.done(), heads.skipped(), heads.left(), elapsedMs(start));
+        heads.plan(), heads.done(), heads.skipped(), heads.left(), elapsedMs(start), heads.readings());
   }
 
-  /** What a pass over dead heads did; {@code stop} is null when it ran to its end. */
+  /**
+   * What a pass over dead heads did; {@code stop} is null when it ran to its end. {@code readings}: every probed
+   * head, left at its probed count or, when the pass compacted it, at the count after.
+   */
   private record HeadPass(CompactionPlan plan, List<Compacted> done, List<RangeAssessment> skipped, int left,
-      Stop stop) { }
+      Stop stop, List<HeadPace.Reading> readings) { }
 
   /** Why a round stops before its next compaction. */
   private record Stop(Outcome outcome, String detail) { }
@@ -282,6 +288,8 @@ public final class RangeCompactor {
       probeRotation++;
     }
     rememberHot(heads, minDead);
+    Map<KeyRange, HeadPace.Reading> readings = new LinkedHashMap<>();
+    heads.forEach(h -> readings.put(h.range(), new HeadPace.Reading(h.range(), h.deadEntries(), h.deadEntries())));
     CompactionPlan plan = HeadPlanner.plan(heads, filesByTable, sortedBuckets, s.planner(), minDead);
     listener.headsPlanned(plan);
     List<Compacted> done = new ArrayList<>();
@@ -293,7 +301,7 @@ public final class RangeCompactor {
     for (int next = 0; next < attempts; next++) {
       Stop stop = stopReason(s, start, stopRequested);
       if (stop != null) {
-        return new HeadPass(plan, done, skipped, planned.size() - next, stop);
+        return new HeadPass(plan, done, skipped, planned.size() - next, stop, List.copyOf(readings.values()));
       }
       long cost = planned.get(next).stats().fileBytes();
       if (next > 0 && s.planner().maxBytesPerRun() > 0 && bytes + cost > s.planner().maxBytesPerRun()) {
@@ -361,8 +369,11 @@ public final class RangeCompactor {
           new RoundResult.HeadDrop(first.head().deadEntries(), last.head().deadEntries()));
       done.add(c);
       listener.compacted(c);
+      HeadPace.Reading seen = readings.get(probed);
+      readings.put(probed, new HeadPace.Reading(probed, seen == null ? first.head().deadEntries() : seen.probed(),
+          last.head().deadEntries()));
     }
-    return new HeadPass(plan, done, skipped, planned.size() - attempts, null);
+    return new HeadPass(plan, done, skipped, planned.size() - attempts, null, List.copyOf(readings.values()));
   }
 
   /** A fresh probe of one range: what the seek found, the table's files it was assessed on, the assessment. */

@@ -1,6 +1,7 @@
 package io.ozonerc.compaction.service;
 
 import io.ozonerc.compaction.plan.CompactionPlan;
+import io.ozonerc.compaction.plan.HeadPace;
 import io.ozonerc.compaction.plan.RangeAssessment;
 import io.ozonerc.compaction.plan.RangeStats;
 import io.ozonerc.compaction.plan.Verdict;
@@ -18,9 +19,11 @@ import java.util.Locale;
  * @param skipped    planned ranges that no longer qualified (or were busy) when re-checked, with that re-check
  * @param left       planned ranges not attempted because the round stopped (pressure, time, shutdown)
  * @param durationMs wall time of the round
+ * @param heads      the dead heads the round or check probed, with what each was left at (the service paces its
+ *                   head checks from these, {@link io.ozonerc.compaction.plan.HeadPace}); empty when none were
  */
 public record RoundResult(Outcome outcome, String detail, CompactionPlan plan, List<Compacted> compacted,
-    List<RangeAssessment> skipped, int left, long durationMs) {
+    List<RangeAssessment> skipped, int left, long durationMs, List<HeadPace.Reading> heads) {
 
   /** How a round ended. */
   public enum Outcome {
@@ -79,7 +82,7 @@ public record RoundResult(Outcome outcome, String detail, CompactionPlan plan, L
   public record HeadDrop(long deadBefore, long deadAfter) { }
 
   static RoundResult early(Outcome outcome, String detail, long durationMs) {
-    return new RoundResult(outcome, detail, null, List.of(), List.of(), 0, durationMs);
+    return new RoundResult(outcome, detail, null, List.of(), List.of(), 0, durationMs, List.of());
   }
 
   /** Planned ranges that no longer qualified when re-checked. */

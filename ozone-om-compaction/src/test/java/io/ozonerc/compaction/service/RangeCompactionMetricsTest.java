@@ -40,6 +40,7 @@ class RangeCompactionMetricsTest {
       "range_compaction_compaction_duration_ms_num_ops", "range_compaction_compaction_duration_ms_avg_time",
       "range_compaction_second_pass_compactions", "range_compaction_ranges_skipped_no_progress",
       "range_compaction_last_round_end_time_ms", "range_compaction_backoff_active",
+      "range_compaction_head_check_wait_ms",
       "range_compaction_table_worst_tombstone_ratio", "range_compaction_table_compactions",
       "range_compaction_table_tombstones_removed", "range_compaction_head_compactions",
       "range_compaction_head_dead_entries_removed");

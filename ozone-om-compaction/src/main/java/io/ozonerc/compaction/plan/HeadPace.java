@@ -1,0 +1,100 @@
+package io.ozonerc.compaction.plan;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How long to wait before the next head check: shorter while a dead head grows toward the threshold, longer while
+ * nothing grows. Pure: the service keeps the readings and the clock.
+ *
+ * <p>Each pass over dead heads leaves one {@link Reading} per probed head: the dead entries the probe counted, and
+ * what was left when the pass ended (less when the pass compacted that head). Between two passes {@code dt} apart
+ * a head that was left at {@code L} and is probed at {@code P} grows at {@code r = (P - L) / dt}; left at
+ * {@code L'} now, it reaches the threshold {@code T} after {@code (T - L') / r}. The next wait is
+ * <pre>
+ *   wait = clamp(min(soonest (T - L') / r over growing heads, 2 x current wait), min, max)
+ * </pre>
+ * (the current wait, clamped, when no head was seen by the previous pass too), and {@code min} when a head was
+ * left at or above {@code T} (it qualified but the pass did not compact it: the
+ * round's budget, or a head waiting for RocksDB's own level-0 compaction), since it will be tried again as soon as
+ * that changes. The doubling bound watches a slow grower a little more closely each time and lets a quiet store
+ * back off: 5 s, 10 s, 20 s, then {@code max}.
+ *
+ * <p>With the defaults (T = 2,000 dead entries, min 1 s, first wait 5 s, max 30 s): a queue deleting 1,500 keys a
+ * second grows its head by about 3,000 internal keys a second (a tombstone and the value it hides); probed 5 s
+ * after its compaction at 15,000 and compacted back to 0, it is due again in 2,000 / 3,000 = 0.67 s, so the next
+ * check comes after the 1 s minimum, and the reader meets about 3,000 dead keys at worst instead of 15,000. A
+ * bucket whose head grew by 50 in 5 s (10 a second) would take 200 s to qualify: the next check comes in 10 s
+ * (twice the current wait), then 20 s, then 30 s.
+ */
+public final class HeadPace {
+  private HeadPace() { }
+
+  /**
+   * What one pass saw of one head.
+   *
+   * @param range  the probed range (a bucket prefix range, or a whole table)
+   * @param probed dead entries the probe counted when the pass began
+   * @param left   dead entries left when the pass ended: {@code probed}, or the count after its compaction
+   */
+  public record Reading(KeyRange range, long probed, long left) {
+    public Reading {
+      if (probed < 0 || left < 0) {
+        throw new IllegalArgumentException("negative dead entries for " + range);
+      }
+    }
+  }
+
+  /**
+   * The bounds of the wait, in nanoseconds, and the threshold it paces toward.
+   *
+   * @param threshold dead entries that make a head worth compacting ({@code dead.head.min.keys})
+   * @param minNanos  shortest wait ({@code head.check.min.interval})
+   * @param maxNanos  longest wait ({@code head.check.max.interval})
+   */
+  public record Bounds(long threshold, long minNanos, long maxNanos) {
+    public Bounds {
+      if (threshold <= 0 || minNanos <= 0 || maxNanos < minNanos) {
+        throw new IllegalArgumentException("need threshold > 0 and 0 < min <= max, got " + threshold + ", "
+            + minNanos + ", " + maxNanos);
+      }
+    }
+  }
+
+  /**
+   * The wait before the next head check.
+   *
+   * @param previous    what each head was left at by the previous pass, by probed range (empty before the first)
+   * @param elapsed     nanoseconds between the previous pass and this one
+   * @param now         this pass's readings
+   * @param currentWait the wait that led to this pass
+   */
+  public static long nextWait(Map<KeyRange, Long> previous, long elapsed, List<Reading> now, long currentWait,
+      Bounds b) {
+    long wait = saturatedDouble(currentWait);
+    boolean seenBefore = false;
+    for (Reading r : now) {
+      if (r.left() >= b.threshold()) {
+        return b.minNanos(); // qualifies still, and was not compacted: try again soon
+      }
+      Long before = previous.get(r.range());
+      if (before == null || elapsed <= 0) {
+        continue; // new to us: no rate yet
+      }
+      seenBefore = true;
+      if (r.probed() > before) {
+        // (T - L') / r = (T - L') x dt / (P - L), in double: dt can be hours and counts millions.
+        double due = (double) (b.threshold() - r.left()) * elapsed / (r.probed() - before);
+        wait = Math.min(wait, due >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) due);
+      }
+    }
+    if (!seenBefore) {
+      wait = currentWait; // nothing to compare with (the first pass): neither sooner nor later
+    }
+    return Math.max(b.minNanos(), Math.min(b.maxNanos(), wait));
+  }
+
+  private static long saturatedDouble(long n) {
+    return n > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * n;
+  }
+}
