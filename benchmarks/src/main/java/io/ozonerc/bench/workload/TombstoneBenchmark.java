@@ -51,9 +51,19 @@ import picocli.CommandLine.Spec;
 public final class TombstoneBenchmark implements Callable<Integer> {
 
   static final List<String> ALL_POLICIES = List.of("none", "full", "reference", "range", "ideal");
-  static final long[] SCALES = {100_000L, 1_000_000L, 10_000_000L};
-  /** Improvement in average seek latency published for HDDS-12682 at 1e5, 1e6 and 1e7 keys. */
-  static final String[] PUBLISHED = {"20x", "27x", "158x"};
+
+  /**
+   * One step of {@code --scale}: an operation count, its short spelling, and the improvement in average seek latency
+   * published for HDDS-12682 at that count.
+   */
+  record ScaleStep(long ops, String label, String published) {
+    boolean matches(String text) {
+      return text.equals(Long.toString(ops)) || text.equalsIgnoreCase(label);
+    }
+  }
+
+  static final List<ScaleStep> SCALE_STEPS = List.of(new ScaleStep(100_000L, "1e5", "20x"),
+      new ScaleStep(1_000_000L, "1e6", "27x"), new ScaleStep(10_000_000L, "1e7", "158x"));
 
   @Spec
   CommandSpec spec;
@@ -190,9 +200,14 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       + "${DEFAULT-VALUE}).", defaultValue = "-1")
   long warmupOps;
 
-  @Option(names = "--scale", description = "Repeat the comparison at 1e5, 1e6 and 1e7 operations and print the "
-      + "improvement of range over none next to the published 20x / 27x / 158x.")
+  @Option(names = "--scale", description = "Repeat the comparison at 1e5, 1e6 and 1e7 operations (or the steps "
+      + "--scale-ops picks) and print the improvement of range over none next to the published 20x / 27x / 158x.")
   boolean scale;
+
+  @Option(names = "--scale-ops", description = "With --scale: which steps to run, a comma list of 100000, 1000000 "
+      + "and 10000000 (or 1e5, 1e6, 1e7), run smallest first (default: all three). With cold data the 1e7 step takes "
+      + "hours on 2 cores.")
+  String scaleOps;
 
   @Option(names = "--out", description = "Output directory (default: ${DEFAULT-VALUE}).",
       defaultValue = "target/bench-tombstones")
@@ -347,6 +362,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), "--warmup-ops must be >= 0 (or -1 for auto), got "
           + warmupOps);
     }
+    List<ScaleStep> steps = scaleSteps();
     if (!scale) {
       Plan p = plan(ops != null ? ops : preset().ops(), ALL_POLICIES);
       compare(p, out);
@@ -354,25 +370,72 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     }
     List<String> scalePolicies = List.of("none", "range", "ideal");
     List<Plan> plans = new ArrayList<>();
-    for (long s : SCALES) {
-      plans.add(plan(s, scalePolicies)); // validate every scale before the first run
+    for (ScaleStep step : steps) {
+      plans.add(plan(step.ops(), scalePolicies)); // validate every scale before the first run
     }
     List<Report> done = new ArrayList<>();
     for (int i = 0; i < plans.size(); i++) {
-      stdout.printf(Locale.ROOT, "%n=== scale %,d operations ===%n", SCALES[i]);
-      done.add(compare(plans.get(i), out.resolve("scale-" + SCALES[i])));
+      stdout.printf(Locale.ROOT, "%n=== scale %,d operations ===%n", steps.get(i).ops());
+      done.add(compare(plans.get(i), out.resolve("scale-" + steps.get(i).ops())));
     }
-    String table = scaleTable(done);
+    String table = scaleTable(steps, done);
     stdout.println();
     stdout.println(table);
     Files.createDirectories(out);
-    String first = String.format(Locale.ROOT, "%,d operations", SCALES[0]);
+    String first = String.format(Locale.ROOT, "%,d operations", steps.get(0).ops());
     Files.writeString(out.resolve("scale.md"), "# Tombstone benchmark: scale series\n\n"
-        + header(plans.get(0)).replace(first, "1e5, 1e6 and 1e7 operations (one comparison each)") + "\n\n" + table);
+        + header(plans.get(0)).replace(first, scaleStepsText(steps)) + "\n\n" + table);
     return 0;
   }
 
-  private String scaleTable(List<Report> done) {
+  /**
+   * The steps {@code --scale} runs: those {@code --scale-ops} names, smallest first, or all of them. Rejects an
+   * unknown or repeated count, an empty list, and the option without {@code --scale}, naming the value.
+   */
+  List<ScaleStep> scaleSteps() {
+    if (scaleOps == null) {
+      return SCALE_STEPS;
+    }
+    if (!scale) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--scale-ops '" + scaleOps + "' needs --scale");
+    }
+    if (scaleOps.isBlank()) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--scale-ops is empty ('" + scaleOps
+          + "'); known: " + knownScaleOps());
+    }
+    List<ScaleStep> chosen = new ArrayList<>();
+    for (String part : scaleOps.split(",", -1)) {
+      String text = part.trim();
+      ScaleStep step = SCALE_STEPS.stream().filter(s -> s.matches(text)).findFirst()
+          .orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(), "--scale-ops: unknown operation "
+              + "count '" + text + "' in '" + scaleOps + "'; known: " + knownScaleOps()));
+      if (chosen.contains(step)) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--scale-ops: " + step.ops() + " (" + step.label()
+            + ") given twice in '" + scaleOps + "'");
+      }
+      chosen.add(step);
+    }
+    chosen.sort(java.util.Comparator.comparingLong(ScaleStep::ops));
+    return chosen;
+  }
+
+  private static String knownScaleOps() {
+    List<String> known = new ArrayList<>();
+    SCALE_STEPS.forEach(s -> known.add(s.ops() + " (" + s.label() + ")"));
+    return String.join(", ", known);
+  }
+
+  /** What the scale.md header says in place of one comparison's operation count, e.g. "1e5 and 1e7 operations ...". */
+  static String scaleStepsText(List<ScaleStep> steps) {
+    List<String> labels = new ArrayList<>();
+    steps.forEach(s -> labels.add(s.label()));
+    String last = labels.remove(labels.size() - 1);
+    return labels.isEmpty() ? last + " operations (one comparison)"
+        : String.join(", ", labels) + " and " + last + " operations (one comparison each)";
+  }
+
+  /** One row per step run, the published gain next to the step it was published for. */
+  static String scaleTable(List<ScaleStep> steps, List<Report> done) {
     StringBuilder s = new StringBuilder("| operations | none list p99 ms | range list p99 ms | range gain (p99) "
         + "| none DB seek avg us | range DB seek avg us | range seek gain | published HDDS-12682 seek gain "
         + "| skips/list none -> range | range compactions |\n|---|---|---|---|---|---|---|---|---|---|\n");
@@ -382,18 +445,19 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       RunResult range = rep.get("range");
       if (none == null || range == null) {
         s.append(String.format(Locale.ROOT, "| %,d | n/a (none or range not available) |||||| %s |||%n",
-            SCALES[i], PUBLISHED[i]));
+            steps.get(i).ops(), steps.get(i).published()));
         continue;
       }
       boolean worked = rep.all("range").stream().allMatch(RunResult::didWork);
-      s.append(String.format(Locale.ROOT, "| %,d | %s | %s | %s | %s | %s | %s | %s | %s -> %s | %s |%n", SCALES[i],
+      s.append(String.format(Locale.ROOT, "| %,d | %s | %s | %s | %s | %s | %s | %s | %s -> %s | %s |%n",
+          steps.get(i).ops(),
           rep.stat("none", r -> Report.p99(r) / 1e6).format("%.2f"),
           rep.stat("range", r -> Report.p99(r) / 1e6).format("%.2f"),
           worked ? rep.ratio("none", "range", Report::p99).format("%.1f") + "x" : "NO VERDICT (range idle)",
           rep.stat("none", r -> r.seeks().averageMicros()).format("%.0f"),
           rep.stat("range", r -> r.seeks().averageMicros()).format("%.0f"),
           worked ? rep.ratio("none", "range", r -> r.seeks().averageMicros()).format("%.1f") + "x"
-              : "NO VERDICT (range idle)", PUBLISHED[i],
+              : "NO VERDICT (range idle)", steps.get(i).published(),
           rep.stat("none", RunResult::skipsPerList).format("%,.0f"),
           rep.stat("range", RunResult::skipsPerList).format("%,.0f"),
           rep.stat("range", RunResult::manualCompactions).format("%.0f")));

@@ -226,4 +226,55 @@ class TombstoneBenchmarkSmokeTest {
     assertTrue(err.toString().contains(message), "for " + arg + ": " + err);
     assertTrue(bench.reports.isEmpty(), "nothing may run on bad arguments");
   }
+
+  /**
+   * A bad --scale-ops is a usage error (exit 2) naming the option and the value, raised before any comparison is
+   * planned: --repeat=0, which the planning of the first comparison rejects with another message, is given too, so
+   * a bad value that slipped through would fail here on that message instead of starting a run.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "--scale --scale-ops=1e8              | --scale-ops: unknown operation count '1e8' in '1e8'",
+      "--scale --scale-ops=1e5,500000       | --scale-ops: unknown operation count '500000' in '1e5,500000'",
+      "--scale --scale-ops=1e5,,1e7         | in '1e5,,1e7'; known: 100000 (1e5), 1000000 (1e6), 10000000 (1e7)",
+      "--scale --scale-ops=                 | --scale-ops is empty",
+      "--scale --scale-ops=1e6,1000000      | --scale-ops: 1000000 (1e6) given twice in '1e6,1000000'",
+      "--scale-ops=1e6                      | --scale-ops '1e6' needs --scale",
+  })
+  void badScaleOpsFailBeforeAnythingRuns(String args, String message) {
+    StringWriter err = new StringWriter();
+    TombstoneBenchmark bench = new TombstoneBenchmark();
+    CommandLine cmd = new CommandLine(bench);
+    cmd.setErr(new PrintWriter(err));
+    List<String> argv = new java.util.ArrayList<>(List.of(args.split(" ")));
+    argv.addAll(List.of("--repeat=0", "--no-progress", "--out", out.resolve("bad-scale").toString()));
+    int code = cmd.execute(argv.toArray(new String[0]));
+    assertEquals(2, code, args + ": " + err);
+    assertTrue(err.toString().contains(message), "for " + args + ": " + err);
+    assertTrue(bench.reports.isEmpty(), "nothing may run on a bad --scale-ops");
+  }
+
+  /** --scale-ops picks steps in either spelling, runs them smallest first, and keeps each next to its published gain. */
+  @Test
+  void scaleOpsSelectsPublishedStepsInOrder() {
+    TombstoneBenchmark bench = new TombstoneBenchmark();
+    new CommandLine(bench).parseArgs("--scale", "--scale-ops", "10000000, 1E6");
+    List<TombstoneBenchmark.ScaleStep> steps = bench.scaleSteps();
+    assertEquals(List.of(1_000_000L, 10_000_000L), steps.stream().map(TombstoneBenchmark.ScaleStep::ops).toList());
+    assertEquals(List.of("27x", "158x"), steps.stream().map(TombstoneBenchmark.ScaleStep::published).toList());
+    assertEquals("1e6 and 1e7 operations (one comparison each)", TombstoneBenchmark.scaleStepsText(steps));
+    // A step whose comparison yielded no none/range pair still prints its own published gain, not the first one's.
+    String table = TombstoneBenchmark.scaleTable(steps.subList(0, 1),
+        List.of(new Report("t", "s", 1000, Report.Targets.QUEUE, 4 << 20, Map.of())));
+    assertTrue(table.contains("| 1,000,000 | n/a (none or range not available) |||||| 27x |||"), table);
+
+    TombstoneBenchmark all = new TombstoneBenchmark();
+    new CommandLine(all).parseArgs("--scale");
+    assertEquals(TombstoneBenchmark.SCALE_STEPS, all.scaleSteps());
+    assertEquals("1e5, 1e6 and 1e7 operations (one comparison each)",
+        TombstoneBenchmark.scaleStepsText(all.scaleSteps()));
+    TombstoneBenchmark one = new TombstoneBenchmark();
+    new CommandLine(one).parseArgs("--scale", "--scale-ops=100000");
+    assertEquals("1e5 operations (one comparison)", TombstoneBenchmark.scaleStepsText(one.scaleSteps()));
+  }
 }
