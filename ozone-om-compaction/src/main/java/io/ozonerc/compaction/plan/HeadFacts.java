@@ -16,16 +16,26 @@ package io.ozonerc.compaction.plan;
  * @param deadBytes   RocksDB's approximate SST bytes of [begin, firstLive)
  * @param truncated   the probe stopped after its skip cap without finding a live key; the dead head is at least
  *                    that long and its end is unknown, so the whole range stands for it
+ * @param memDead     of {@code deadEntries}, those in the table's memtables: when there are any, a
+ *                    {@code compactRange} of the head flushes the memtable first
+ * @param memOutside  memtable entries of the table outside {@code range}: the file that flush writes reaches
+ *                    beyond the range (on a busy OM a flush holds every bucket's writes)
  */
-public record HeadFacts(KeyRange range, byte[] firstLive, long deadEntries, long deadBytes, boolean truncated) {
+public record HeadFacts(KeyRange range, byte[] firstLive, long deadEntries, long deadBytes, boolean truncated,
+    long memDead, long memOutside) {
 
   /** Label of a range that stands for a whole table: the keys before its first live key. */
   public static final String TABLE_HEAD = "(table head)";
 
   public HeadFacts {
-    if (deadEntries < 0 || deadBytes < 0) {
+    if (deadEntries < 0 || deadBytes < 0 || memDead < 0 || memOutside < 0) {
       throw new IllegalArgumentException("negative dead head of " + range);
     }
+  }
+
+  /** A head with nothing in the memtables. */
+  public HeadFacts(KeyRange range, byte[] firstLive, long deadEntries, long deadBytes, boolean truncated) {
+    this(range, firstLive, deadEntries, deadBytes, truncated, 0, 0);
   }
 
   /** The range of a whole table, probed from its first byte. */

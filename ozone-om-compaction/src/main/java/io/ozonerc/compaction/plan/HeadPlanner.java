@@ -45,6 +45,8 @@ import java.util.Map;
  * than {@code max.compaction.entries} therefore waits ({@link Verdict#WAITS_FOR_LEVEL0}): RocksDB compacts level 0
  * by itself once it holds a few files (4 by default), a cost it pays anyway; the dead keys then sit in a level
  * below 0, where the head's own files are few, or are gone (a compaction into the bottom level drops tombstones).
+ * A head still in the memtable counts the same way: {@code compactRange} flushes the memtable first, and the file
+ * it writes is a level-0 file over everything the memtable holds ({@link #flushedMemtable}).
  * A head below level 0 is compacted whatever its cost: nothing will make it cheaper, and it must not starve.
  *
  * <h2>Ranking</h2>
@@ -216,13 +218,20 @@ public final class HeadPlanner {
   public static RangeAssessment assess(HeadFacts h, List<SstFile> tableFiles, List<KeyRange> sortedBuckets,
       PlannerSettings settings, long minDeadKeys) {
     KeyRange span = h.deadSpan() == null ? h.range() : h.deadSpan();
-    RangeAssessment base = RangePlanner.assess(span, tableFiles, sortedBuckets, settings);
+    SstFile flushed = flushedMemtable(h, span, tableFiles);
+    List<SstFile> files = tableFiles;
+    if (flushed != null) {
+      files = new ArrayList<>(tableFiles);
+      files.add(flushed);
+    }
+    RangeAssessment base = RangePlanner.assess(span, files, sortedBuckets, settings);
     boolean qualifies = minDeadKeys > 0 && h.deadEntries() >= minDeadKeys;
     String why = String.format(Locale.ROOT, "dead head %d %s %d (%s)", h.deadEntries(),
         qualifies ? ">=" : "<", minDeadKeys, h.firstLive() == null
             ? (h.truncated() ? "no live key within the probe's skip cap" : "no live key in the range")
             : "first live key " + Keys.show(h.firstLive()));
-    // A head still in the memtables qualifies too: compactRange flushes a memtable that overlaps its range.
+    // A head still in the memtables qualifies too: compactRange flushes a memtable that overlaps its range, and
+    // the flushed file is costed as the level-0 file it becomes (flushedMemtable).
     RangeStats st = base.stats();
     boolean level0Bound = st.shallowestLevel() == 0 && st.fileEntries() > settings.maxCompactionEntries();
     Verdict v = !qualifies ? Verdict.BELOW_THRESHOLD : st.busy() ? Verdict.BUSY
@@ -231,9 +240,40 @@ public final class HeadPlanner {
       why = "an overlapping file is being compacted; " + why;
     } else if (v == Verdict.WAITS_FOR_LEVEL0) {
       why += "; its compaction would rewrite " + st.fileEntries() + " entries > max.compaction.entries "
-          + settings.maxCompactionEntries() + " (level-0 files spanning other ranges and everything below them)";
+          + settings.maxCompactionEntries() + " (level-0 files spanning other ranges and everything below them"
+          + (flushed == null ? ")" : ", the memtable it flushes first included: " + h.memDead() + " entries of the "
+              + "head, " + h.memOutside() + " outside the range)");
     }
     return new RangeAssessment(span, base.stats(), v, why, base.forceBottommost());
+  }
+
+  /** Name of the level-0 file a head's compaction would flush, in costs and reports. */
+  static final String FLUSHED_MEMTABLE = "(memtable flushed by the compaction)";
+
+  /**
+   * The level-0 file {@code compactRange} of a head writes first when the memtable holds part of the head: RocksDB
+   * flushes a memtable overlapping the range before compacting, and the new file spans every key the memtable
+   * holds. Where those keys lie is not known, only how many lie outside the probed range: none, and the file is
+   * taken to span the range (from its start to the last SST key in it, or the dead span's end); some, and it is
+   * taken to span the whole table, as a flush holding every bucket's writes does on a busy OM. The cost model then
+   * treats it like any level-0 file: with cold data around, the compaction takes every file under its span, and a
+   * head that would rewrite more than {@code max.compaction.entries} that way waits for level 0 like one under a
+   * straddling level-0 file. Null when the memtable holds none of the head.
+   */
+  static SstFile flushedMemtable(HeadFacts h, KeyRange span, List<SstFile> tableFiles) {
+    if (h.memDead() <= 0) {
+      return null;
+    }
+    KeyRange reach = h.memOutside() > 0 ? HeadFacts.tableRange(span.table()) : h.range();
+    byte[] hi = span.end() != null ? span.end() : reach.begin();
+    for (SstFile f : tableFiles) {
+      boolean inReach = reach.end() == null || Keys.compare(f.largestKey(), reach.end()) < 0;
+      if (inReach && Keys.compare(f.largestKey(), hi) > 0) {
+        hi = f.largestKey();
+      }
+    }
+    return new SstFile(span.table(), FLUSHED_MEMTABLE, 0, reach.begin(), hi, h.memDead() + h.memOutside(), 0, 0,
+        Long.MAX_VALUE, false);
   }
 
   private static boolean covers(KeyRange outer, KeyRange inner) {

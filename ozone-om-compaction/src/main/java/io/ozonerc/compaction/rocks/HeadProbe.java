@@ -116,10 +116,30 @@ public final class HeadProbe {
          ManagedSlice to = new ManagedSlice(spanEnd == null ? PAST_ANY_OM_KEY : spanEnd)) {
       Range span = new Range(from, to);
       bytes = raw.getApproximateSizes(cf, List.of(span), SizeApproximationFlag.INCLUDE_FILES)[0];
-      memEntries = raw.getApproximateMemTableStats(cf, span).count;
+      memEntries = Math.max(0, raw.getApproximateMemTableStats(cf, span).count);
     }
+    // A compactRange of the head flushes the memtable first when it holds part of the head; the flushed file
+    // spans every key the memtable holds, so what it holds outside this range widens the compaction.
+    long memOutside = memEntries > 0 ? memtableOutside(raw, cf, r) : 0;
     long sstEntries = entriesIn(tableFiles, r.begin(), spanEnd, bytes);
-    return new HeadFacts(r, firstLive, sstEntries + Math.max(0, memEntries), Math.max(0, bytes), truncated);
+    return new HeadFacts(r, firstLive, sstEntries + memEntries, Math.max(0, bytes), truncated, memEntries,
+        memOutside);
+  }
+
+  /** Memtable entries of the table before {@code r.begin()} and at or after {@code r.end()}. */
+  private static long memtableOutside(RocksDB raw, ColumnFamilyHandle cf, KeyRange r) {
+    long outside = 0;
+    if (r.begin().length > 0) {
+      try (ManagedSlice from = new ManagedSlice(new byte[0]); ManagedSlice to = new ManagedSlice(r.begin())) {
+        outside += Math.max(0, raw.getApproximateMemTableStats(cf, new Range(from, to)).count);
+      }
+    }
+    if (r.end() != null) {
+      try (ManagedSlice from = new ManagedSlice(r.end()); ManagedSlice to = new ManagedSlice(PAST_ANY_OM_KEY)) {
+        outside += Math.max(0, raw.getApproximateMemTableStats(cf, new Range(from, to)).count);
+      }
+    }
+    return outside;
   }
 
   /**

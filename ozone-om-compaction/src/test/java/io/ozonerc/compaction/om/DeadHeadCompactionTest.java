@@ -258,6 +258,48 @@ class DeadHeadCompactionTest {
     }
   }
 
+  /**
+   * The queue head still in the memtable, with no level-0 file over it: a compactRange of it flushes the memtable
+   * first, and the memtable also holds cold buckets' writes, so the flushed level-0 file spans the cold data and
+   * the compaction takes every file below it. Above max.compaction.entries the head waits as one under a
+   * straddling level-0 file does (left alone, it would be compacted: its SST files are all below level 0); with
+   * the default cap it is compacted.
+   */
+  @Test
+  void aHeadInAMemtableHoldingColdWritesIsCostedAsTheLevel0FileItsFlushWrites() throws Exception {
+    try (OmTestStore s = OmTestStore.open(dir)) {
+      OmCompactionStore store = new OmCompactionStore(s.metadata());
+      int head = s.hotQueueAmongColdBuckets(50, 12, 2_000);
+      s.metadata().getStore().compactDB(); // level 0 empty: every SST file below it
+      s.putKeys("v", "c000", 10_000, 10_050);
+      s.putKeys("v", "c049", 10_000, 10_050);
+      s.deleteKeys("v", "hot", head, head + 2_000); // the next head, in the memtable only
+      assertTrue(s.filesOverlapping(KEYS, new byte[0], null).stream().noneMatch(f -> f.level() == 0),
+          "no level-0 file");
+      KeyRange hot = KeyRange.ofPrefix(KEYS, "/v/hot/");
+      HeadFacts probed = store.probeHeads(KEYS, List.of(hot), store.liveFiles(Set.of(KEYS))).get(0);
+      assertTrue(probed.memDead() > 0 && probed.memOutside() > 0, "head in the memtable, cold writes beside it: "
+          + probed);
+      long skipsBefore = s.skipsForSeek(KEYS, "/v/hot/");
+      assertTrue(skipsBefore >= 2_000, "a dead head: " + skipsBefore);
+
+      List<CompactionPlan> seen = new java.util.ArrayList<>();
+      RoundResult capped = headsOnlyRound(store, "1000", seen);
+      capped.describe().forEach(l -> LOG.info("capped: {}", l));
+      assertEquals(List.of(), capped.compacted(), "nothing compacted under the cap");
+      assertTrue(seen.stream().flatMap(p -> p.notPlanned().stream()).anyMatch(a -> a.verdict()
+          == Verdict.WAITS_FOR_LEVEL0 && a.range().label().equals("/v/hot/") && a.why().contains("memtable")),
+          "the queue head waits for its flush: " + seen);
+      assertEquals(skipsBefore, s.skipsForSeek(KEYS, "/v/hot/"), "the head is as it was");
+
+      RoundResult open = headsOnlyRound(store, "1000000", new java.util.ArrayList<>());
+      open.describe().forEach(l -> LOG.info("default cap: {}", l));
+      assertTrue(open.compacted().stream().anyMatch(c -> c.head() != null
+          && c.before().range().label().equals("/v/hot/")), String.join("\n", open.describe()));
+      assertTrue(s.skipsForSeek(KEYS, "/v/hot/") <= 10, "head compacted");
+    }
+  }
+
   /** A round where only dead heads can act (the range test is out of reach), with the given entry cap. */
   private static RoundResult headsOnlyRound(OmCompactionStore store, String maxEntries, List<CompactionPlan> heads)
       throws Exception {

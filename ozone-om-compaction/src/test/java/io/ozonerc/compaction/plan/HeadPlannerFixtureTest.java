@@ -23,7 +23,9 @@ import org.junit.jupiter.api.TestFactory;
  * mem keyTable deletes=5k                               (deletes in a table's memtables)
  * hot keyTable /v/q/                                    (a bucket whose head qualified last time)
  * head keyTable /v/q/ first=/v/q/k20000 dead=40k        (a probe's result; "(table)" for the table head,
- *                                                        no first= for a range without a live key)
+ *                                                        no first= for a range without a live key; mem-dead=
+ *                                                        and mem-outside= for memtable entries in the head
+ *                                                        and outside the range)
  * probes table=keyTable min-dead=2000 budget=1000 rotation=0
  * heads min-dead=2000 max-entries=1M                      (plan the heads; settings as for "plan")
  * ----
@@ -133,6 +135,7 @@ class HeadPlannerFixtureTest {
     KeyRange range = w[2].equals("(table)") ? HeadFacts.tableRange(w[1]) : KeyRange.ofPrefix(w[1], w[2]);
     return new HeadFacts(range, kv.containsKey("first") ? Keys.parse(kv.get("first")) : null,
         PlannerFixtures.count(kv.get("dead")), PlannerFixtures.size(kv.getOrDefault("bytes", "0")),
-        kv.containsKey("truncated"));
+        kv.containsKey("truncated"), PlannerFixtures.count(kv.getOrDefault("mem-dead", "0")),
+        PlannerFixtures.count(kv.getOrDefault("mem-outside", "0")));
   }
 }
