@@ -28,6 +28,11 @@ interface Policy extends AutoCloseable {
     return -1;
   }
 
+  /** Memtable flushes the policy asked for (0 when it asks for none). */
+  default long flushes() {
+    return 0;
+  }
+
   /** Bytes the policy's own compactions processed, as the policy counts them (0 when it does not count them). */
   default long compactedBytes() {
     return 0;

@@ -99,6 +99,11 @@ final class RangeServicePolicy implements Policy {
   }
 
   @Override
+  public long flushes() {
+    return metrics == null ? 0 : metrics.getMemtableFlushes();
+  }
+
+  @Override
   public long compactedBytes() {
     return metrics == null ? 0 : metrics.getCompactedBytes();
   }

@@ -301,7 +301,8 @@ public final class Report {
       return randomChurnTargets(idle, range.size());
     }
     if (idle > 0) {
-      return "- NO VERDICT: range compacted nothing (no compaction, or none that removed a tombstone or took 1 ms) in " + idle
+      return "- NO VERDICT: range compacted nothing (no compaction, or none that removed a tombstone or took 1 ms, "
+          + "and no memtable flush) in " + idle
           + " of " + range.size() + " run(s) (service: "
           + range.get(0).detail() + "). Whatever its numbers show is none's behaviour plus "
           + "run-order noise; no target is judged.";

@@ -31,7 +31,8 @@ record RunResult(
     Seeks seeks,
     long stallMicros,
     long policyCompactedBytes,
-    long policyTombstonesRemoved) {
+    long policyTombstonesRemoved,
+    long policyFlushes) {
 
   /**
    * RocksDB's DB_SEEK histogram for the run: seeks counted, their average (run only) and p99 (the store's life; the
@@ -45,10 +46,12 @@ record RunResult(
    * own count says they removed tombstones, or they took measurable time. The service's count compares its planner's
    * estimates before and after, which can read 0 for a real compaction; a compactRange that rewrites nothing (a
    * range with no file to compact) returns in under a millisecond, the resolution of the service's time metric. A
-   * service reporting "12 ranges compacted, 0 tombstones removed, 0 ms" did nothing a reader can feel.
+   * service reporting "12 ranges compacted, 0 tombstones removed, 0 ms" did nothing a reader can feel. Memtable
+   * flushes the policy asked for are work too: they move deletes into level 0 and start RocksDB's own compactions.
    */
   boolean didWork() {
-    return manualCompactions > 0 && (policyTombstonesRemoved > 0 || manualCompactionNanos >= 1_000_000L);
+    return (manualCompactions > 0 && (policyTombstonesRemoved > 0 || manualCompactionNanos >= 1_000_000L))
+        || policyFlushes > 0;
   }
 
   /** One point of the time series: the interval that ended {@code elapsedSeconds} after the run started. */

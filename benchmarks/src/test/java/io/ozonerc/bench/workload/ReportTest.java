@@ -40,7 +40,7 @@ class ReportTest {
     return new RunResult(policy, null, list, create, delete, 1000, 1_000_000_000L, 100L * 50_000, 0,
         compactWriteBytes, 0, compactions, 0, new BenchStore.TableFacts(0, 0, 0, 0, 0), 0, 10, 10, "rounds 3",
         List.of(), new RunResult.Seeks(100, seekAvgMicros, seekAvgMicros * 2, 0), 0, compactWriteBytes,
-        tombstonesRemoved);
+        tombstonesRemoved, 0);
   }
 
   private static Report report(Report.Targets targets, long writeBuffer, RunResult... runs) {
@@ -58,7 +58,7 @@ class ReportTest {
         run("none", 70_000, 50, 0, 1 << 20, 5000), run("range", 14_000, 50, 0, 1 << 20, 900),
         run("ideal", 10_000, 0, 0, 0, 20)).targets();
     assertTrue(targets.startsWith("- NO VERDICT: range compacted nothing (no compaction, or none that removed a "
-        + "tombstone or took 1 ms) in 1 of 1 run(s)"), targets);
+        + "tombstone or took 1 ms, and no memtable flush) in 1 of 1 run(s)"), targets);
     assertFalse(targets.contains("MET") || targets.contains("MISSED"), targets);
   }
 
@@ -71,6 +71,21 @@ class ReportTest {
     assertTrue(targets.startsWith("- NO VERDICT: range compacted nothing"), targets);
   }
 
+  /** A service that only flushed memtables (its deletes qualified, no range or head did) did work: it is judged. */
+  @Test
+  void memtableFlushesAloneAreWorkThatIsJudged() {
+    RunResult r = run("range", 14_000, 50, 0, 1 << 20, 900);
+    RunResult flushedOnly = new RunResult(r.policy(), r.unavailable(), r.list(), r.create(), r.delete(), r.ops(),
+        r.wallNanos(), r.iterSkips(), r.compactReadBytes(), r.compactWriteBytes(), r.flushWriteBytes(),
+        r.manualCompactions(), r.manualCompactionNanos(), r.keyTableEnd(), r.allSstBytesEnd(), r.liveKeysExpected(),
+        r.liveKeysFound(), r.detail(), r.series(), r.seeks(), r.stallMicros(), r.policyCompactedBytes(),
+        r.policyTombstonesRemoved(), 8);
+    String targets = report(Report.Targets.QUEUE, 4 << 20, run("none", 70_000, 50, 0, 1 << 20, 5000),
+        flushedOnly, run("ideal", 10_000, 0, 0, 0, 20)).targets();
+    assertFalse(targets.contains("NO VERDICT"), targets);
+    assertTrue(targets.contains("range list p99 = 1.40x ideal"), targets);
+  }
+
   @Test
   void aPolicyIdleInOneRepeatOfThreeGetsNoVerdictEither() {
     List<RunResult> runs = new ArrayList<>();
@@ -79,7 +94,7 @@ class ReportTest {
       runs.add(run("range", 12_000, 50, compactions, 1 << 20, 30));
     }
     String targets = report(Report.Targets.QUEUE, 4 << 20, runs.toArray(new RunResult[0])).targets();
-    assertTrue(targets.contains("took 1 ms) in 1 of 3 run(s)"), targets);
+    assertTrue(targets.contains("and no memtable flush) in 1 of 3 run(s)"), targets);
   }
 
   @Test

@@ -15,9 +15,11 @@ import java.util.Map;
  *   wait = clamp(min(soonest (T - L') / r over growing heads, 2 x current wait), min, max)
  * </pre>
  * (the current wait, clamped, when no head was seen by the previous pass too), and {@code min} when a head was
- * left at or above {@code T} (it qualified but the pass did not compact it: the
- * round's budget, or a head waiting for RocksDB's own level-0 compaction), since it will be tried again as soon as
- * that changes. The doubling bound watches a slow grower a little more closely each time and lets a quiet store
+ * left at or above {@code T} because the pass ran out of budget for it: the next check compacts it. A head the
+ * pass left for a reason time alone does not change (it waits for RocksDB's own level-0 compaction, its files are
+ * being compacted, or its last compaction made no progress) is {@code held}: it neither sets the minimum nor paces
+ * the checks, so while only such heads are left the wait doubles and they are re-probed every {@code max} at most,
+ * not every second. The doubling bound watches a slow grower a little more closely each time and lets a quiet store
  * back off: 5 s, 10 s, 20 s, then {@code max}.
  *
  * <p>With the defaults (T = 2,000 dead entries, min 1 s, first wait 5 s, max 30 s): a queue deleting 1,500 keys a
@@ -36,12 +38,17 @@ public final class HeadPace {
    * @param range  the probed range (a bucket prefix range, or a whole table)
    * @param probed dead entries the probe counted when the pass began
    * @param left   dead entries left when the pass ended: {@code probed}, or the count after its compaction
+   * @param held   the pass left it for a reason time alone does not change (level-0 wait, busy files, no progress)
    */
-  public record Reading(KeyRange range, long probed, long left) {
+  public record Reading(KeyRange range, long probed, long left, boolean held) {
     public Reading {
       if (probed < 0 || left < 0) {
         throw new IllegalArgumentException("negative dead entries for " + range);
       }
+    }
+
+    public Reading(KeyRange range, long probed, long left) {
+      this(range, probed, left, false);
     }
   }
 
@@ -74,6 +81,9 @@ public final class HeadPace {
     long wait = saturatedDouble(currentWait);
     boolean seenBefore = false;
     for (Reading r : now) {
+      if (r.held()) {
+        continue; // waits on RocksDB, not on time
+      }
       if (r.left() >= b.threshold()) {
         return b.minNanos(); // qualifies still, and was not compacted: try again soon
       }

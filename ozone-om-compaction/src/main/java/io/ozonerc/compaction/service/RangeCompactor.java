@@ -243,6 +243,9 @@ public final class RangeCompactor {
         heads.plan(), heads.done(), heads.skipped(), heads.left(), elapsedMs(start), heads.readings());
   }
 
+  /** Verdicts that leave a qualifying head for a reason time alone does not change ({@link HeadPace.Reading#held}). */
+  private static final Set<Verdict> HELD = Set.of(Verdict.WAITS_FOR_LEVEL0, Verdict.BUSY, Verdict.NO_PROGRESS);
+
   /**
    * What a pass over dead heads did; {@code stop} is null when it ran to its end. {@code readings}: every probed
    * head, left at its probed count or, when the pass compacted it, at the count after.
@@ -292,6 +295,7 @@ public final class RangeCompactor {
     heads.forEach(h -> readings.put(h.range(), new HeadPace.Reading(h.range(), h.deadEntries(), h.deadEntries())));
     CompactionPlan plan = HeadPlanner.plan(heads, filesByTable, sortedBuckets, s.planner(), minDead);
     listener.headsPlanned(plan);
+    plan.notPlanned().forEach(a -> markHeld(readings, a));
     List<Compacted> done = new ArrayList<>();
     List<RangeAssessment> skipped = new ArrayList<>();
     List<RangeAssessment> planned = plan.planned();
@@ -328,6 +332,7 @@ public final class RangeCompactor {
             before.forceBottommost());
         skipped.add(recheck);
         listener.skipped(recheck);
+        markHeld(readings, recheck);
         LOG.info("Skipping dead head {} {}: {} on re-check: {}", before.range(), probed.label(), v, before.why());
         continue;
       }
@@ -371,9 +376,18 @@ public final class RangeCompactor {
       listener.compacted(c);
       HeadPace.Reading seen = readings.get(probed);
       readings.put(probed, new HeadPace.Reading(probed, seen == null ? first.head().deadEntries() : seen.probed(),
-          last.head().deadEntries()));
+          last.head().deadEntries(), after.verdict() == Verdict.PLANNED)); // still dead: held until files change
     }
     return new HeadPass(plan, done, skipped, planned.size() - attempts, null, List.copyOf(readings.values()));
+  }
+
+  /** Marks the reading of the head {@code a} assessed as held when its verdict is one time alone does not change. */
+  private static void markHeld(Map<KeyRange, HeadPace.Reading> readings, RangeAssessment a) {
+    if (HELD.contains(a.verdict())) {
+      KeyRange r = a.range();
+      readings.replaceAll((k, v) -> k.table().equals(r.table()) && k.label().equals(r.label())
+          ? new HeadPace.Reading(k, v.probed(), v.left(), true) : v);
+    }
   }
 
   /** A fresh probe of one range: what the seek found, the table's files it was assessed on, the assessment. */

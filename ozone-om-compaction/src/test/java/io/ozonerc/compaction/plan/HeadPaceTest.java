@@ -65,6 +65,19 @@ class HeadPaceTest {
   }
 
   @Test
+  void aHeadHeldByRocksDbNeitherSetsTheMinimumNorPaces() {
+    Map<KeyRange, Long> previous = Map.of(Q, 9_000L, R, 100L);
+    List<HeadPace.Reading> waiting = List.of(new HeadPace.Reading(Q, 30_000, 30_000, true),
+        new HeadPace.Reading(R, 100, 100));
+    assertEquals(10_000, HeadPace.nextWait(previous, 5_000 * MS, waiting, 5_000 * MS, DEFAULTS) / MS,
+        "Q waits for level 0 (held), R does not grow: back off");
+    List<HeadPace.Reading> budget = List.of(new HeadPace.Reading(Q, 30_000, 30_000, false),
+        new HeadPace.Reading(R, 100, 100));
+    assertEquals(1_000, HeadPace.nextWait(previous, 5_000 * MS, budget, 5_000 * MS, DEFAULTS) / MS,
+        "Q was left for the budget: the next check compacts it");
+  }
+
+  @Test
   void withNothingToCompareTheWaitStaysWithinItsBounds() {
     assertEquals(5_000, HeadPace.nextWait(Map.of(), 5_000 * MS, List.of(), 5_000 * MS, DEFAULTS) / MS);
     assertEquals(30_000, HeadPace.nextWait(Map.of(), 5_000 * MS, List.of(), Long.MAX_VALUE, DEFAULTS) / MS);
