@@ -82,7 +82,10 @@ public final class HeadPace {
     boolean seenBefore = false;
     for (Reading r : now) {
       if (r.held()) {
-        continue; // waits on RocksDB, not on time
+        // Waits on RocksDB, not on time: no rate, but a held head seen before is something to compare with, so
+        // while only held heads are left the wait doubles toward max instead of staying where it was.
+        seenBefore |= previous.containsKey(r.range()) && elapsed > 0;
+        continue;
       }
       if (r.left() >= b.threshold()) {
         return b.minNanos(); // qualifies still, and was not compacted: try again soon

@@ -77,6 +77,19 @@ class HeadPaceTest {
         "Q was left for the budget: the next check compacts it");
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      // case | held head seen before | current wait ms | next wait ms
+      "only a held head, seen before: doubles              | true  | 5000  | 10000",
+      "only a held head, seen before, at 20 s: max         | true  | 20000 | 30000",
+      "only a held head, first seen: no rate, same wait    | false | 5000  | 5000",
+  })
+  void onlyHeldHeadsLeftBackOff(String name, boolean seenBefore, long currentMs, long expectedMs) {
+    Map<KeyRange, Long> previous = seenBefore ? Map.of(Q, 30_000L) : Map.of();
+    List<HeadPace.Reading> held = List.of(new HeadPace.Reading(Q, 31_000, 31_000, true));
+    assertEquals(expectedMs, HeadPace.nextWait(previous, 5_000 * MS, held, currentMs * MS, DEFAULTS) / MS, name);
+  }
+
   @Test
   void withNothingToCompareTheWaitStaysWithinItsBounds() {
     assertEquals(5_000, HeadPace.nextWait(Map.of(), 5_000 * MS, List.of(), 5_000 * MS, DEFAULTS) / MS);
