@@ -213,9 +213,15 @@ public final class RangeCompactor {
         LOG.info("Skipping {} {}: {} on re-check: {}", range, range.label(), v, before.why());
         continue;
       }
-      Compacted c = compactAndVerify(before, tableBuckets, s.planner(), stopRequested);
-      done.add(c);
-      listener.compacted(c);
+      Verified v = compactAndVerify(before, tableBuckets, s, start, stopRequested);
+      done.add(v.compacted());
+      listener.compacted(v.compacted());
+      if (v.stop() != null) {
+        next++; // this one was compacted; its bottommost rewrite is left to a later round
+        outcome = v.stop().outcome();
+        detail = v.stop().detail();
+        break;
+      }
     }
     return new RoundResult(outcome, detail, plan, List.copyOf(done), List.copyOf(skipped), planned.size() - next,
         elapsedMs(start), readings);
@@ -338,25 +344,32 @@ public final class RangeCompactor {
       }
       long t0 = nanoClock.getAsLong();
       RangeStats firstPass = null;
+      Stop secondPassStop = null;
       Probed last;
       current = before.range();
       try {
         store.compact(before.range(), before.forceBottommost());
         last = reprobe(probed, tableBuckets, s, minDead);
-        // A pass that only moved files down leaves the head as it was: finish with a bottommost rewrite.
-        if (last.assessment().verdict() == Verdict.PLANNED && !before.forceBottommost()
-            && !stopRequested.getAsBoolean()) {
-          LOG.info("Dead head {} {} still qualifies after a pass ({}); compacting it again with bottommost=force",
-              before.range(), probed.label(), last.assessment().why());
-          firstPass = RangeStats.of(last.files(), tableBuckets, before.range().begin(), before.range().end());
-          store.compact(last.assessment().range(), true);
-          last = reprobe(probed, tableBuckets, s, minDead);
+        // A pass that only moved files down leaves the head as it was: finish with a bottommost rewrite, a second
+        // compaction that waits on the same checks as any.
+        if (last.assessment().verdict() == Verdict.PLANNED && !before.forceBottommost()) {
+          secondPassStop = stopReason(s, start, stopRequested);
+          if (secondPassStop == null) {
+            LOG.info("Dead head {} {} still qualifies after a pass ({}); compacting it again with "
+                + "bottommost=force", before.range(), probed.label(), last.assessment().why());
+            firstPass = RangeStats.of(last.files(), tableBuckets, before.range().begin(), before.range().end());
+            store.compact(last.assessment().range(), true);
+            last = reprobe(probed, tableBuckets, s, minDead);
+          } else {
+            LOG.info("Dead head {} {} still qualifies after a pass; its bottommost rewrite is left to a later check "
+                + "({})", before.range(), probed.label(), secondPassStop.detail());
+          }
         }
       } finally {
         current = null;
       }
       RangeAssessment after = last.assessment();
-      if (after.verdict() == Verdict.PLANNED) {
+      if (after.verdict() == Verdict.PLANNED && secondPassStop == null) {
         // Still dead after a forced pass: a snapshot holds it, or writers outran us. Not again until files change.
         headNoProgress.put(probed, NoProgress.of(probed, store.liveFiles(Set.of(probed.table()))));
         if (headNoProgress.size() > HOT_HEADS) {
@@ -375,8 +388,14 @@ public final class RangeCompactor {
       done.add(c);
       listener.compacted(c);
       HeadPace.Reading seen = readings.get(probed);
+      // Still dead after both passes: held until its files change. Left by a stop before its rewrite: not held,
+      // so the next check comes soon.
       readings.put(probed, new HeadPace.Reading(probed, seen == null ? first.head().deadEntries() : seen.probed(),
-          last.head().deadEntries(), after.verdict() == Verdict.PLANNED)); // still dead: held until files change
+          last.head().deadEntries(), after.verdict() == Verdict.PLANNED && secondPassStop == null));
+      if (secondPassStop != null) {
+        return new HeadPass(plan, done, skipped, planned.size() - next - 1, secondPassStop,
+            List.copyOf(readings.values()));
+      }
     }
     return new HeadPass(plan, done, skipped, planned.size() - attempts, null, List.copyOf(readings.values()));
   }
@@ -436,35 +455,52 @@ public final class RangeCompactor {
     return pressure == null ? null : new Stop(Outcome.PRESSURE, pressure);
   }
 
-  /** Compacts one range, verifies on fresh facts, finishes with a bottommost rewrite when due, remembers. */
-  private Compacted compactAndVerify(RangeAssessment before, List<KeyRange> tableBuckets, PlannerSettings s,
-      BooleanSupplier stopRequested) throws IOException {
+  /** A compaction done, and what stopped its bottommost rewrite (null: none was due, or it ran). */
+  private record Verified(Compacted compacted, Stop stop) { }
+
+  /**
+   * Compacts one range, verifies on fresh facts, finishes with a bottommost rewrite when due, remembers. The
+   * rewrite is a second compaction: it waits on the same checks as any (shutdown, time budget, write pressure).
+   */
+  private Verified compactAndVerify(RangeAssessment before, List<KeyRange> tableBuckets, RoundSettings s,
+      long start, BooleanSupplier stopRequested) throws IOException {
     KeyRange range = before.range();
     Set<String> table = Set.of(range.table());
     long t0 = nanoClock.getAsLong();
     RangeStats firstPass = null;
+    Stop stop = null;
     List<SstFile> files;
     current = range;
     try {
       store.compact(range, before.forceBottommost());
       files = store.liveFiles(table);
       RangeStats after = RangeStats.of(files, tableBuckets, range.begin(), range.end());
-      if (s.bottommost().needsSecondPass(before.stats(), before.forceBottommost(), after)
-          && !stopRequested.getAsBoolean()) {
-        LOG.info("{} {}: tombstones {} -> {} without a bottommost rewrite (levels L{} -> L{}); compacting it again "
-                + "with bottommost=force", range, range.label(), Math.round(before.stats().tombstones()),
-            Math.round(after.tombstones()), before.stats().deepestLevel(), after.deepestLevel());
-        firstPass = after;
-        store.compact(range, true);
-        files = store.liveFiles(table);
+      if (s.planner().bottommost().needsSecondPass(before.stats(), before.forceBottommost(), after)) {
+        stop = stopReason(s, start, stopRequested);
+        if (stop != null) {
+          LOG.info("{} {}: tombstones {} -> {} without a bottommost rewrite; the rewrite is left to a later round "
+              + "({})", range, range.label(), Math.round(before.stats().tombstones()), Math.round(after.tombstones()),
+              stop.detail());
+        } else {
+          LOG.info("{} {}: tombstones {} -> {} without a bottommost rewrite (levels L{} -> L{}); compacting it "
+                  + "again with bottommost=force", range, range.label(), Math.round(before.stats().tombstones()),
+              Math.round(after.tombstones()), before.stats().deepestLevel(), after.deepestLevel());
+          firstPass = after;
+          store.compact(range, true);
+          files = store.liveFiles(table);
+        }
       }
     } finally {
       current = null;
     }
     long ms = TimeUnit.NANOSECONDS.toMillis(nanoClock.getAsLong() - t0);
-    Compacted c = new Compacted(before, firstPass, RangePlanner.assess(range, files, tableBuckets, s), ms);
-    rememberProgress(c, files);
-    return c;
+    Compacted c = new Compacted(before, firstPass, RangePlanner.assess(range, files, tableBuckets, s.planner()), ms);
+    if (stop == null) {
+      rememberProgress(c, files);
+    } else {
+      noProgress.remove(range); // not done yet: a later round plans it again, rewrite included
+    }
+    return new Verified(c, stop);
   }
 
   private RangeAssessment assess(KeyRange range, List<KeyRange> tableBuckets, PlannerSettings s)

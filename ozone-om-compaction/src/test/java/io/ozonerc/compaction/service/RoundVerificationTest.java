@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.om.OmCompactionStore;
+import io.ozonerc.compaction.plan.HeadPace;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.Verdict;
+import io.ozonerc.compaction.plan.WritePressure;
 import io.ozonerc.compaction.rocks.RocksFacts;
 import io.ozonerc.compaction.service.RoundResult.Compacted;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
@@ -15,6 +17,7 @@ import io.ozonerc.compaction.testing.OmTestStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.ozone.om.helpers.BucketLayout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -108,6 +111,80 @@ class RoundVerificationTest {
     assertEquals(0, m.getTableCompactions("openKeyTable"));
     assertTrue(r.describe().get(1).contains("tombstones 12000 -> 12000, second pass with bottommost=force -> 0"),
         r.describe().toString());
+  }
+
+  /**
+   * The bottommost rewrite is a second compaction and waits on the same checks as any: RocksDB reports writes
+   * stopped after the first pass (a narrow seam over the real store), so the round ends there; the range is not
+   * taken for one that made no progress, and the next round, with the pressure gone, finishes it.
+   */
+  @Test
+  void aBottommostRewriteWaitsForWritePressureLikeAnyCompaction() throws IOException {
+    queueInOneFile("queue", -200, 20_000, 12_000);
+    KeyRange queue = bucket("queue");
+    AtomicBoolean writesStopped = new AtomicBoolean();
+    service = new RangeCompactionService(stopsWritesAfterACompaction(writesStopped),
+        RangeCompactionConfig.from(RangeCompactionServiceTest.conf()), () -> false, System::nanoTime);
+
+    RoundResult first = service.runRoundNow();
+    assertEquals(Outcome.PRESSURE, first.outcome(), first.describe().toString());
+    assertEquals(1, first.compacted().size(), first.describe().toString());
+    assertFalse(first.compacted().get(0).secondPass(), first.describe().toString());
+    assertEquals(12_000, deletionsIn(queue), "moved down, not rewritten");
+    assertTrue(deepestLevel(queue) > 0);
+
+    writesStopped.set(false);
+    RoundResult second = service.runRoundNow();
+    assertEquals(0, second.noProgress(), second.describe().toString());
+    assertEquals(1, second.compacted().size(), second.describe().toString());
+    assertEquals(queue, second.compacted().get(0).before().range(), second.describe().toString());
+    assertEquals(0, deletionsIn(queue), "the next round finished it: " + second.describe());
+    assertTrue(store.skipsForSeek("keyTable", "/vol/queue/") <= 2);
+  }
+
+  /** The same for a dead head: its check ends at the pressure, the head is not held, the next one finishes it. */
+  @Test
+  void aDeadHeadsBottommostRewriteWaitsForWritePressureToo() throws IOException {
+    queueInOneFile("queue", -200, 20_000, 12_000);
+    KeyRange queue = bucket("queue");
+    AtomicBoolean writesStopped = new AtomicBoolean();
+    RangeCompactionConfig c = RangeCompactionConfig.from(RangeCompactionServiceTest.conf(
+        "ozone.om.range.compaction.dead.head.min.keys", "2000",
+        "ozone.om.range.compaction.min.tombstones", "1000000000")); // only the head can act
+    RangeCompactor compactor = new RangeCompactor(stopsWritesAfterACompaction(writesStopped), System::nanoTime,
+        new RangeCompactor.Listener() { });
+    RangeCompactor.RoundSettings settings = RangeCompactor.RoundSettings.of(c, c.plannerSettings());
+
+    RoundResult first = compactor.run(settings, () -> false);
+    assertEquals(Outcome.PRESSURE, first.outcome(), first.describe().toString());
+    assertEquals(1, first.compacted().size(), first.describe().toString());
+    assertFalse(first.compacted().get(0).secondPass(), first.describe().toString());
+    assertEquals(12_000, deletionsIn(queue), "moved down, not rewritten");
+    assertTrue(first.heads().stream().noneMatch(HeadPace.Reading::held), "left by a stop, not held: "
+        + first.heads());
+
+    writesStopped.set(false);
+    RoundResult second = compactor.run(settings, () -> false);
+    assertEquals(Outcome.COMPLETED, second.outcome(), second.describe().toString());
+    assertEquals(1, second.compacted().size(), second.describe().toString());
+    assertEquals(0, deletionsIn(queue), "the next round finished it: " + second.describe());
+    assertTrue(store.skipsForSeek("keyTable", "/vol/queue/") <= 2);
+  }
+
+  /** The real store, where RocksDB is taken to report writes stopped from the first compaction on (until reset). */
+  private CompactionStore stopsWritesAfterACompaction(AtomicBoolean writesStopped) {
+    return new ForwardingStore(new OmCompactionStore(store.metadata())) {
+      @Override
+      public void compact(KeyRange range, boolean forceBottommost) throws IOException {
+        super.compact(range, forceBottommost);
+        writesStopped.set(true);
+      }
+
+      @Override
+      public WritePressure writePressure() throws IOException {
+        return writesStopped.get() ? new WritePressure(0, 0, 0, true) : super.writePressure();
+      }
+    };
   }
 
   /**
