@@ -48,6 +48,29 @@ public final class Keys {
     return Arrays.copyOf(key, key.length + 1);
   }
 
+  /** Bytes of 0xFF that close {@link #inclusiveEnd}: more than any OM key, which is text, ever holds in a row. */
+  static final int FF_RUN = 16;
+
+  /**
+   * An inclusive last key for the exclusive end {@code end}, for calls such as RocksDB's {@code compactRange} that
+   * take their end inclusive: so {@code end} itself is left out. With a last byte of 0x00 that is {@code end}
+   * without it, exactly; otherwise the last byte less one followed by {@value #FF_RUN} bytes of 0xFF, which leaves
+   * out only keys with a longer run of 0xFF there (no text key has one). {@code null} stays null (no end).
+   */
+  public static byte[] inclusiveEnd(byte[] end) {
+    if (end == null || end.length == 0) {
+      return end;
+    }
+    int last = end.length - 1;
+    if (end[last] == 0) {
+      return Arrays.copyOf(end, last);
+    }
+    byte[] out = Arrays.copyOf(end, end.length + FF_RUN);
+    out[last]--;
+    Arrays.fill(out, end.length, out.length, (byte) 0xFF);
+    return out;
+  }
+
   /** Whether {@code keySuccessor(key) >= bound}, without building the successor. */
   static boolean successorAtOrAfter(byte[] key, byte[] bound) {
     if (compare(key, bound) >= 0) {

@@ -6,7 +6,6 @@ import io.ozonerc.compaction.plan.Keys;
 import io.ozonerc.compaction.plan.SstFile;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hdds.utils.db.RocksDatabase;
 import org.apache.hadoop.hdds.utils.db.managed.ManagedReadOptions;
@@ -120,10 +119,10 @@ public final class HeadProbe {
       bytes = raw.getApproximateSizes(cf, List.of(span), SizeApproximationFlag.INCLUDE_FILES)[0];
       memEntries = Math.max(0, raw.getApproximateMemTableStats(cf, span).count);
     }
-    // A compactRange of the head flushes the memtable first when it holds any key of [begin, spanEnd] (the end is
-    // inclusive there); the flushed file spans every key the memtable holds, so what it holds outside this range
-    // widens the compaction.
-    memEntries = checked(memEntries, memtableHoldsAny(raw, cf, r.begin(), spanEnd == null ? null : justAfter(spanEnd)));
+    // A compactRange of the head flushes the memtable first when it holds any key of [begin, spanEnd) (the span's
+    // end left out, RocksFacts.compact); the flushed file spans every key the memtable holds, so what it holds
+    // outside this range widens the compaction.
+    memEntries = checked(memEntries, memtableHoldsAny(raw, cf, r.begin(), spanEnd));
     long memOutside = memEntries > 0 ? memtableOutside(raw, cf, r) : 0;
     long sstEntries = entriesIn(tableFiles, r.begin(), spanEnd, bytes);
     return new HeadFacts(r, firstLive, sstEntries + memEntries, Math.max(0, bytes), truncated, memEntries,
@@ -191,11 +190,6 @@ public final class HeadProbe {
         }
       }
     }
-  }
-
-  /** The smallest key after {@code key}: an exclusive bound that takes {@code key} in. */
-  private static byte[] justAfter(byte[] key) {
-    return Arrays.copyOf(key, key.length + 1);
   }
 
   /**

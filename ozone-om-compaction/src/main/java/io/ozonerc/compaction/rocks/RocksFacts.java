@@ -1,6 +1,7 @@
 package io.ozonerc.compaction.rocks;
 
 import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.Keys;
 import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.SstFile;
 import io.ozonerc.compaction.plan.WritePressure;
@@ -89,6 +90,12 @@ public final class RocksFacts {
    * Compacts one range of one table. Never exclusive: an exclusive manual compaction blocks RocksDB's automatic
    * ones and stalled writes in production Ozone (apache/ozone#10876). One subcompaction keeps it to one
    * background thread. {@code allowWriteStall=false} makes RocksDB wait rather than push the DB into a stall.
+   *
+   * <p>{@code compactRange} takes its end inclusive, and flushes the memtables first when they hold any key in
+   * [begin, end]. A range's end is exclusive, and for a dead head it is the first live key, where a queue's next
+   * deletes land while the compaction waits to start: passed as is, those deletes made RocksDB flush a memtable
+   * full of other buckets' writes and rewrite the whole table. So the end passed is the last key before it
+   * ({@link Keys#inclusiveEnd}).
    */
   public static void compact(RocksDatabase db, KeyRange range, boolean forceBottommost) throws IOException {
     RocksDatabase.ColumnFamily cf = db.getColumnFamily(range.table());
@@ -101,7 +108,7 @@ public final class RocksFacts {
       options.setAllowWriteStall(false);
       options.setBottommostLevelCompaction(forceBottommost
           ? BottommostLevelCompaction.kForce : BottommostLevelCompaction.kIfHaveCompactionFilter);
-      db.compactRange(cf, range.begin(), range.end(), options);
+      db.compactRange(cf, range.begin(), Keys.inclusiveEnd(range.end()), options);
     }
   }
 

@@ -21,6 +21,33 @@ class KeysTest {
     assertArrayEquals(Keys.parse(successor), Keys.prefixSuccessor(Keys.parse(prefix)));
   }
 
+  @ParameterizedTest(name = "inclusive end for {0}: {1}")
+  @CsvSource({
+      "/vol/b0, /vol/b/\\xFF\\xFF\\xFF\\xFF\\xFF\\xFF\\xFF\\xFF\\xFF\\xFF\\xFF\\xFF\\xFF\\xFF\\xFF\\xFF",
+      "/q/key-00000010\\x00, /q/key-00000010",
+  })
+  void inclusiveEndLeavesTheExclusiveEndOut(String end, String inclusive) {
+    byte[] e = Keys.parse(end);
+    byte[] last = Keys.inclusiveEnd(e);
+    assertArrayEquals(Keys.parse(inclusive), last);
+    assertTrue(Keys.compare(last, e) < 0, "before the end");
+  }
+
+  @ParameterizedTest(name = "{0}, before the exclusive end /q/key-00000010, is within the inclusive end")
+  @CsvSource({"/q/key-00000009", "/q/key-0000000", "/q/key-00000009\\xFF", "/q/key-0000000:", "/q/key-00000010"})
+  void textKeysBeforeTheEndStayWithinTheInclusiveEnd(String key) {
+    byte[] end = Keys.utf8("/q/key-00000010");
+    byte[] k = Keys.parse(key);
+    boolean before = Keys.compare(k, end) < 0;
+    assertEquals(before, Keys.compare(k, Keys.inclusiveEnd(end)) <= 0, "inclusive end holds exactly the keys "
+        + "before the end: " + key);
+  }
+
+  @org.junit.jupiter.api.Test
+  void noEndStaysNoEnd() {
+    assertNull(Keys.inclusiveEnd(null));
+  }
+
   @ParameterizedTest(name = "{0} is inside the range of /vol/b/: {1}")
   @CsvSource({
       "/vol/b/key, true",
