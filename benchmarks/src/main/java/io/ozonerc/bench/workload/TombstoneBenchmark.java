@@ -186,6 +186,10 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       + "(repeatable), e.g. --range-conf ozone.om.range.compaction.bottommost.mode=force.")
   java.util.Map<String, String> rangeConf = new java.util.LinkedHashMap<>();
 
+  @Option(names = "--service-log", description = "Keep the range service's INFO lines (what each round and head "
+      + "check compacted, skipped or left, and why) on stdout; quiet by default, the report sums them up.")
+  boolean serviceLog;
+
   @Option(names = "--write-buffer", description = "Memtable size per column family "
       + "(ozone.metastore.rocksdb.cf.write.buffer.size; the OM's default is 128MB, scaled down here so tombstones "
       + "reach SST files as on a large OM) (default: ${DEFAULT-VALUE}).", defaultValue = "4MB")
@@ -358,6 +362,12 @@ public final class TombstoneBenchmark implements Callable<Integer> {
   public Integer call() throws Exception {
     System.setProperty("java.awt.headless", "true");
     quietenStartupNoise();
+    if (serviceLog) {
+      for (String service : new String[] {"RangeCompactionService", "RangeCompactor"}) {
+        org.apache.log4j.Logger.getLogger("io.ozonerc.compaction.service." + service)
+            .setLevel(org.apache.log4j.Level.INFO);
+      }
+    }
     if (warmupOps < -1) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--warmup-ops must be >= 0 (or -1 for auto), got "
           + warmupOps);
