@@ -245,8 +245,8 @@ public class RangeCompactionService extends BackgroundService {
 
   /**
    * One wake of the service's thread ({@link #due}): a full round, or a head check
-   * ({@link RangeCompactor#checkHeads}: table heads and the bucket heads found dead before, re-probed, and the
-   * best qualifying one compacted), or nothing. A queue's head regrows within seconds of its compaction, far
+   * ({@link RangeCompactor#checkHeads}: table heads and the bucket heads found dead before, re-probed, and those
+   * that qualify compacted, best first), or nothing. A queue's head regrows within seconds of its compaction, far
    * sooner than the default 10-minute interval; a check costs one seek per head. Back-off, leader policy and
    * shutdown hold head checks as they hold rounds.
    */

@@ -167,7 +167,7 @@ public final class RangeCompactor {
     List<RangeAssessment> skipped = new ArrayList<>();
     List<HeadPace.Reading> readings = List.of();
     if (s.deadHeadMinKeys() > 0) {
-      HeadPass heads = compactHeads(s, files, buckets, false, Integer.MAX_VALUE, stopRequested, start);
+      HeadPass heads = compactHeads(s, files, buckets, false, stopRequested, start);
       done.addAll(heads.done());
       skipped.addAll(heads.skipped());
       readings = heads.readings();
@@ -228,9 +228,11 @@ public final class RangeCompactor {
   }
 
   /**
-   * Between rounds: re-probes every table head and the remembered hot bucket heads, and compacts the best
-   * qualifying one. Cheap (one seek per head, no bucket table read, no range plan), so it can run every few
-   * seconds. Same guarantees as a round: pressure checked first, re-probe before and verification after.
+   * Between rounds: re-probes every table head and the remembered hot bucket heads, and compacts those that
+   * qualify, best first, within the round's budgets ({@code ranges.per.run}, {@code bytes.per.run}, time budget):
+   * many hot queues must not be served one a check. Cheap when nothing qualifies (one seek per head, no bucket
+   * table read, no range plan), so it can run every second. Same guarantees as a round: pressure checked before
+   * every compaction, re-probe before and verification after.
    *
    * @return the check as a round: {@code plan} holds the heads it assessed
    */
@@ -243,7 +245,7 @@ public final class RangeCompactor {
     if (pressure != null) {
       return RoundResult.early(Outcome.PRESSURE, pressure, elapsedMs(start));
     }
-    HeadPass heads = compactHeads(s, store.liveFiles(s.tables()), Map.of(), true, 1, stopRequested, start);
+    HeadPass heads = compactHeads(s, store.liveFiles(s.tables()), Map.of(), true, stopRequested, start);
     Stop stop = heads.stop();
     return new RoundResult(stop == null ? Outcome.COMPLETED : stop.outcome(), stop == null ? "" : stop.detail(),
         heads.plan(), heads.done(), heads.skipped(), heads.left(), elapsedMs(start), heads.readings());
@@ -263,12 +265,12 @@ public final class RangeCompactor {
   private record Stop(Outcome outcome, String detail) { }
 
   /**
-   * Probes, plans and compacts dead heads, at most {@code maxCompactions}.
+   * Probes, plans and compacts dead heads, within the round's budgets.
    *
    * @param hotOnly probe only table heads and remembered hot buckets (a head check), not every candidate
    */
   private HeadPass compactHeads(RoundSettings s, List<SstFile> files, Map<String, List<KeyRange>> buckets,
-      boolean hotOnly, int maxCompactions, BooleanSupplier stopRequested, long start) throws IOException {
+      boolean hotOnly, BooleanSupplier stopRequested, long start) throws IOException {
     long minDead = s.deadHeadMinKeys();
     Map<String, List<SstFile>> filesByTable = byTable(files);
     Map<String, List<KeyRange>> sortedBuckets = new HashMap<>();
@@ -306,7 +308,7 @@ public final class RangeCompactor {
     List<RangeAssessment> skipped = new ArrayList<>();
     List<RangeAssessment> planned = plan.planned();
     // The round's budget holds for heads too: ranges.per.run compactions, bytes.per.run bytes (the first always).
-    int attempts = Math.min(planned.size(), Math.min(maxCompactions, s.planner().rangesPerRun()));
+    int attempts = Math.min(planned.size(), s.planner().rangesPerRun());
     long bytes = 0;
     for (int next = 0; next < attempts; next++) {
       Stop stop = stopReason(s, start, stopRequested);

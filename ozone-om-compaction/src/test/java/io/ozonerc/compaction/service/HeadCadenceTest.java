@@ -99,6 +99,39 @@ class HeadCadenceTest {
     return store.skipsForSeek(KEYS, "/v/q/");
   }
 
+  /**
+   * Many queues regrow between rounds: one check compacts every head that qualifies (within the round's budgets),
+   * not one per check, so a store with many hot buckets is not served one bucket a second.
+   */
+  @Test
+  void oneHeadCheckCompactsEveryQueueHeadThatRegrew() throws IOException {
+    store.addBucket("v", 1, "r", 4, BucketLayout.OBJECT_STORE);
+    store.putKeys("v", "r", 0, 20_000);
+    store.flush();
+    store.metadata().getStore().compactDB(); // level 0 empty: each queue's deletes below get their own file
+    churn(5_000);
+    deleteFromR(0, 5_000);
+    RangeCompactionService.Tick first = service.tick();
+    assertTrue(first.fullRound());
+    assertEquals(2, first.result().compacted().size(), first.result().describe().toString());
+
+    churn(3_000);
+    deleteFromR(5_000, 8_000);
+    assertTrue(store.skipsForSeek(KEYS, "/v/r/") >= 3_000, "regrown head of r");
+    clock.addAndGet(5 * SECOND);
+    RangeCompactionService.Tick check = service.tick();
+    assertFalse(check.fullRound(), "a head check");
+    assertEquals(2, check.result().compacted().size(), check.result().describe().toString());
+    assertTrue(headSkips() <= 10, "q after the check: " + headSkips());
+    assertTrue(store.skipsForSeek(KEYS, "/v/r/") <= 10, "r after the check: " + store.skipsForSeek(KEYS, "/v/r/"));
+  }
+
+  /** The oldest keys of queue r deleted, flushed into a level-0 file of their own. */
+  private void deleteFromR(int from, int to) throws IOException {
+    store.deleteKeys("v", "r", from, to);
+    store.flush();
+  }
+
   @Test
   void headChecksBetweenRoundsCatchARegrowingQueueHead() throws IOException {
     churn(5_000); // 10,000 dead internal keys at the bucket start
