@@ -26,7 +26,9 @@ import java.util.List;
  * <p>The deepest level is the bottommost: with {@code kSkip} it is only written into (its files under the carried
  * span are rewritten by the step above); with {@code kForce} it is also compacted by itself, which adds its files
  * overlapping [begin, end]. A range whose keys all sit in one level below 0 is not touched at all under
- * {@code kSkip}.
+ * {@code kSkip}. A range whose keys all sit in level 0 (a new bucket, a head still in recent flushes) is still
+ * compacted into the level below, and that step takes the files there under the level-0 files' span, although
+ * none of them is in [begin, end].
  *
  * <h2>Where the estimate is off</h2>
  * It assumes each step writes one output file (true below RocksDB's target file size, 64 MiB by default); larger
@@ -98,6 +100,11 @@ public record CompactionCost(int files, long entries, long bytes, boolean busy) 
     if (first < 0 || (first == deepest && first > 0 && !forceBottommost)) {
       return out;
     }
+    if (deepest == 0) {
+      // Only level 0 holds keys of the range: RocksDB still compacts those files into the level below, and that
+      // step takes every file there under their span (a flush of a busy OM spans the table: all of it).
+      deepest = outputOfLevel0(t);
+    }
     byte[] lo = null; // the carried span [lo, hi], inclusive; null while nothing is picked
     byte[] hi = null;
     for (int l = first; l <= deepest; l++) {
@@ -127,6 +134,21 @@ public record CompactionCost(int files, long entries, long bytes, boolean busy) 
       }
     }
     return out;
+  }
+
+  /**
+   * The level a level-0 compaction writes into: the shallowest level below 0 holding files (RocksDB's base level
+   * with dynamic level sizes, as Ozone configures; with fixed sizes it is level 1, and counting a deeper level's
+   * files keeps the estimate an upper bound). 0 when no level below holds files: the output is new files only.
+   */
+  private static int outputOfLevel0(TableFacts t) {
+    for (int l = 1; l <= t.maxLevel(); l++) {
+      LevelFiles lf = t.level(l);
+      if (lf != null && lf.files.length > 0) {
+        return l;
+      }
+    }
+    return 0;
   }
 
   /**

@@ -43,16 +43,7 @@ class CompactionCostStoreTest {
   @Test
   void estimateMatchesTheFilesCompactRangeRewrites() throws Exception {
     try (OmTestStore store = OmTestStore.open(dir)) {
-      List<KeyRange> buckets = new ArrayList<>();
-      for (int b = 0; b < BUCKETS; b++) {
-        store.addBucket(VOL, -100, bucket(b), -1000 - b, BucketLayout.OBJECT_STORE);
-        buckets.add(KeyRange.ofPrefix(TABLE, "/" + VOL + "/" + bucket(b) + "/"));
-      }
-      // Four flushes of interleaved puts to every bucket; RocksDB compacts them out of level 0 on its own.
-      for (int round = 0; round < 4; round++) {
-        putRound(store, 0, BUCKETS, round);
-      }
-      awaitNoCompaction(store.db());
+      List<KeyRange> buckets = bucketsCompactedOutOfLevel0(store);
       // Then three flushes that stay in level 0 (under RocksDB's trigger of 4): b000..b099, which does not reach
       // the hot bucket b100; b050..b149; and b100..b199 while the hot bucket loses its oldest keys.
       putRound(store, 0, 100, 4);
@@ -86,6 +77,61 @@ class CompactionCostStoreTest {
       assertTrue(gone.size() > overlapping.size(),
           "straddling level-0 files pull in files beyond the bucket: " + gone.size() + " vs " + overlapping.size());
     }
+  }
+
+  /**
+   * A bucket whose keys are all in level 0 (new, or its head only in recent flushes), in a flush that also holds
+   * every cold bucket's writes: none of the files below is in the bucket's range, yet {@code compactRange} of it
+   * compacts the level-0 file into the level below and rewrites every file there under that file's span.
+   */
+  @Test
+  void aRangeOnlyInLevel0StillRewritesTheFilesBelowItsFlush() throws Exception {
+    try (OmTestStore store = OmTestStore.open(dir)) {
+      List<KeyRange> buckets = bucketsCompactedOutOfLevel0(store);
+      String fresh = "b999"; // after every cold bucket: no file below level 0 spans it
+      store.addBucket(VOL, -100, fresh, -999, BucketLayout.OBJECT_STORE);
+      KeyRange hot = KeyRange.ofPrefix(TABLE, "/" + VOL + "/" + fresh + "/");
+      buckets.add(hot);
+      store.putKeys(VOL, fresh, 0, 2 * PER_ROUND);
+      store.deleteKeys(VOL, fresh, 0, PER_ROUND);
+      putRound(store, 0, BUCKETS, 4); // one flush: the new bucket and every cold one
+      awaitNoCompaction(store.db());
+      List<SstFile> before = RocksFacts.liveFiles(store.db(), Set.of(TABLE));
+      assertTrue(before.stream().filter(f -> io.ozonerc.compaction.plan.Keys.overlaps(f.smallestKey(),
+          f.largestKey(), hot.begin(), hot.end())).allMatch(f -> f.level() == 0), "the bucket is only in level 0: "
+          + levels(before));
+      TableFacts facts = TableFacts.of(before, buckets);
+      CompactionCost cost = CompactionCost.estimate(facts, hot.begin(), hot.end(), false);
+      Set<String> picked = names(CompactionCost.pickedFiles(facts, hot.begin(), hot.end(), false));
+
+      RocksFacts.compact(store.db(), hot, false);
+      awaitNoCompaction(store.db());
+
+      List<SstFile> after = RocksFacts.liveFiles(store.db(), Set.of(TABLE));
+      Set<String> gone = names(before);
+      gone.removeAll(names(after));
+      long goneBytes = before.stream().filter(f -> gone.contains(f.name())).mapToLong(SstFile::sizeBytes).sum();
+      System.out.printf("levels before: %s; estimate %d files %d bytes; RocksDB rewrote %d files %d bytes%n",
+          levels(before), cost.files(), cost.bytes(), gone.size(), goneBytes);
+      assertEquals(gone, picked, "estimated files vs files compactRange replaced");
+      assertEquals(goneBytes, cost.bytes());
+      assertTrue(gone.stream().anyMatch(n -> before.stream().anyMatch(f -> f.name().equals(n) && f.level() > 0)),
+          "files below level 0 were rewritten: " + gone);
+    }
+  }
+
+  /** The buckets, and four flushes of interleaved puts to every one, which RocksDB compacts out of level 0. */
+  private static List<KeyRange> bucketsCompactedOutOfLevel0(OmTestStore store) throws Exception {
+    List<KeyRange> buckets = new ArrayList<>();
+    for (int b = 0; b < BUCKETS; b++) {
+      store.addBucket(VOL, -100, bucket(b), -1000 - b, BucketLayout.OBJECT_STORE);
+      buckets.add(KeyRange.ofPrefix(TABLE, "/" + VOL + "/" + bucket(b) + "/"));
+    }
+    for (int round = 0; round < 4; round++) {
+      putRound(store, 0, BUCKETS, round);
+    }
+    awaitNoCompaction(store.db());
+    return buckets;
   }
 
   /** One flush holding {@code PER_ROUND} new keys of each bucket in [from, to). */
