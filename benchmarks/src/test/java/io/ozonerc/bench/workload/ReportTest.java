@@ -136,9 +136,12 @@ class ReportTest {
   @Test
   void rangesOwnProbeSeeksAreCountedAndChargedToIt() {
     double rangeAvg = (100 * 2_000 + 150 * 100) / 250.0;
-    String targets = report(Report.Targets.QUEUE, 4 << 20,
+    Report report = report(Report.Targets.QUEUE, 4 << 20,
         run("none", 70_000, 50, 0, 10 << 20, 5_000, 0, 100),
-        run("range", 12_000, 52, 5, 12 << 20, rangeAvg, 1000, 250)).targets();
+        run("range", 12_000, 52, 5, 12 << 20, rangeAvg, 1000, 250));
+    String targets = report.targets();
+    assertTrue(report.tables().lines().anyMatch(l -> l.startsWith("| range | ") && l.contains(" | 5.81x | 2.33x | ")),
+        "both seek gains in range's ratio row: " + report.tables());
     assertTrue(targets.contains("- INFO   range DB seek average 5.8x better than none (5000 -> 860 us)"), targets);
     assertTrue(targets.contains("- INFO   of range's 250 seeks counted, 150 more than none's 100 are its own head "
         + "probes (their skips count in skips/list too); all seeks together took 2.33x less time than none's "

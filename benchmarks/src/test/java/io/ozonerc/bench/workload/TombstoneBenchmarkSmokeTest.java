@@ -86,7 +86,7 @@ class TombstoneBenchmarkSmokeTest {
     }
     for (String column : List.of("DB seek avg us", "DB seek p99 us", "skips/list", "write stall ms",
         "policy's compacted MB", "list p99 / ideal", "compaction write / full", "compaction write / reference",
-        "DB seek avg gain vs none")) {
+        "DB seek avg gain vs none", "DB seek time gain vs none")) {
       assertTrue(md.contains(column), "report.md has no column '" + column + "'");
     }
     assertTrue(md.contains("Cold data: 20,000 keys"), "cold data not described");
