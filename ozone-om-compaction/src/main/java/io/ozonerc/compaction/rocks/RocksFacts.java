@@ -93,9 +93,9 @@ public final class RocksFacts {
    *
    * <p>{@code compactRange} takes its end inclusive, and flushes the memtables first when they hold any key in
    * [begin, end]. A range's end is exclusive, and for a dead head it is the first live key, where a queue's next
-   * deletes land while the compaction waits to start: passed as is, those deletes made RocksDB flush a memtable
-   * full of other buckets' writes and rewrite the whole table. So the end passed is the last key before it
-   * ({@link Keys#inclusiveEnd}).
+   * deletes land while the compaction waits to start: passed as is, those deletes make RocksDB flush the memtable
+   * first, other buckets' writes and all, into a level-0 file spanning the table, which the plan did not cost. So
+   * the end passed is the last key before it ({@link Keys#inclusiveEnd}).
    */
   public static void compact(RocksDatabase db, KeyRange range, boolean forceBottommost) throws IOException {
     RocksDatabase.ColumnFamily cf = db.getColumnFamily(range.table());
