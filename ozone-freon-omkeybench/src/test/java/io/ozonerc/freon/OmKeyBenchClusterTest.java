@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
 import com.codahale.metrics.Timer;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 import org.apache.hadoop.ozone.MiniOzoneCluster;
+import org.apache.hadoop.ozone.client.BucketArgs;
 import org.apache.hadoop.ozone.client.OzoneBucket;
 import org.apache.hadoop.ozone.client.OzoneClient;
 import org.apache.hadoop.ozone.client.OzoneKey;
@@ -191,6 +192,24 @@ class OmKeyBenchClusterTest {
     assertEquals(newest, inBucket, "what is left are the newest keys: the oldest were deleted first");
     assertEquals(0, b.stats(Op.LIST).skipped(), "a LIST from the bucket start needs no tracked key");
     assertTrue(count(b, Op.LIST) > 0);
+  }
+
+  /**
+   * A create the OM refuses (the bucket's namespace quota is full) fails the run: freon stops at the first failure,
+   * the command exits non-zero, and the keys created before it are all there.
+   */
+  @Test
+  void anOperationTheOmRefusesEndsTheRunWithANonZeroExit() throws Exception {
+    int quota = 5;
+    client.getObjectStore().createVolume("volquota");
+    client.getObjectStore().getVolume("volquota").createBucket("full",
+        BucketArgs.newBuilder().setQuotaInNamespace(quota).build());
+    Run run = new Run("-v", "volquota", "-b", "full", "-n", "50", "-t", "1", "--weights", "create:1",
+        "--tracking", "all", "--max-live-keys", "1000", "--report-interval", "1s");
+    assertNotEquals(0, run.exitCode, run.out + run.err);
+    assertTrue(run.err.contains("failed"), "the error says the run failed: " + run.err);
+    assertEquals(quota, run.bench.createdCount(), "creates counted before the refused one");
+    assertEquals(quota, keysIn("volquota", "full").size(), "keys in the bucket");
   }
 
   @Test
