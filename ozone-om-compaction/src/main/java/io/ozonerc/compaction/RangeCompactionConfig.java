@@ -41,14 +41,15 @@ public class RangeCompactionConfig {
   static final Duration MAX_DURATION = Duration.ofDays(365);
 
   static {
-    // Ozone 2.2.0 loads the -default.xml of its own modules only. Registering ours makes every Configuration in
-    // this JVM, existing and future, show our keys with their defaults and descriptions (the OM's /conf).
-    Configuration.addDefaultResource(DEFAULTS_RESOURCE);
+    // Ozone 2.2.0 loads the -default.xml of its own modules only. Ours is listed first, below every other resource,
+    // so /conf shows our keys with their defaults and ozone-site.xml still wins (DefaultsResource says why).
+    DefaultsResource.registerFirst(DEFAULTS_RESOURCE);
   }
 
   /**
-   * Makes sure our defaults are registered with Hadoop's {@link Configuration} (by loading this class). Call it
-   * before the first configuration is read, e.g. in a {@code main}.
+   * Makes sure our defaults are registered with Hadoop's {@link Configuration} (by loading this class). Safe in
+   * any order with {@code OzoneConfiguration}: values from {@code ozone-site.xml}, {@code -D} and {@code set}
+   * always win over ours.
    */
   public static void registerDefaults() {
     // the static initializer did the work
@@ -415,6 +416,55 @@ public class RangeCompactionConfig {
       String[] sources = conf.getPropertySources(k);
       return sources == null || Arrays.stream(sources).allMatch(DEFAULTS_RESOURCE::equals);
     }).toList();
+  }
+
+  /**
+   * One warning per {@code ozone.om.range.compaction.*} key in {@code conf} that this class does not read (a typo
+   * in {@code ozone-site.xml} would otherwise be ignored silently), naming the key, its value and the nearest known
+   * key by edit distance. Empty when every key is known.
+   */
+  public static List<String> unknownKeyWarnings(ConfigurationSource conf) {
+    List<String> known = keys();
+    List<String> out = new ArrayList<>();
+    conf.getPropsMatchPrefix(PREFIX + ".").entrySet().stream()
+        .filter(e -> !known.contains(e.getKey()))
+        .sorted(java.util.Map.Entry.comparingByKey())
+        .forEach(e -> out.add("Unknown configuration key " + e.getKey() + " = '" + e.getValue()
+            + "' is ignored; did you mean " + nearest(e.getKey(), known) + "?"));
+    return out;
+  }
+
+  private static String nearest(String key, List<String> known) {
+    String best = known.get(0);
+    int bestDistance = Integer.MAX_VALUE;
+    for (String k : known) {
+      int d = editDistance(key, k);
+      if (d < bestDistance) {
+        best = k;
+        bestDistance = d;
+      }
+    }
+    return best;
+  }
+
+  /** Levenshtein distance: insertions, deletions and substitutions of one character each cost 1. */
+  static int editDistance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitute = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        cur[j] = Math.min(substitute, Math.min(prev[j], cur[j - 1]) + 1);
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
   }
 
   /** Every key this class reads, {@code ozone.om.range.compaction.*}. */

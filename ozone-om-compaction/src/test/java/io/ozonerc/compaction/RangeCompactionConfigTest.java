@@ -189,4 +189,33 @@ class RangeCompactionConfigTest {
       assertEquals(RangeCompactionConfig.keys().size(), xml.split("<property>").length - 1);
     }
   }
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource(delimiter = '|', value = {
+      "ozone.om.range.compaction.min.tombstone|ozone.om.range.compaction.min.tombstones",
+      "ozone.om.range.compaction.intervall|ozone.om.range.compaction.interval",
+      "ozone.om.range.compaction.service.enable|ozone.om.range.compaction.service.enabled",
+      "ozone.om.range.compaction.deadhead.min.keys|ozone.om.range.compaction.dead.head.min.keys",
+      "ozone.om.range.compaction.bytes.per.round|ozone.om.range.compaction.bytes.per.run",
+  })
+  void anUnknownKeyIsReportedWithTheNearestKnownOne(String typo, String nearest) {
+    OzoneConfiguration conf = new OzoneConfiguration();
+    conf.set(typo, "42");
+    assertEquals(java.util.List.of("Unknown configuration key " + typo + " = '42' is ignored; did you mean "
+        + nearest + "?"), RangeCompactionConfig.unknownKeyWarnings(conf));
+  }
+
+  @Test
+  void knownKeysRaiseNoWarning() {
+    OzoneConfiguration conf = new OzoneConfiguration();
+    RangeCompactionConfig.keys().forEach(k -> conf.set(k, conf.get(k, "1")));
+    conf.set("ozone.om.ratis.enable", "true"); // another prefix: not ours to judge
+    assertEquals(java.util.List.of(), RangeCompactionConfig.unknownKeyWarnings(conf));
+  }
+
+  @ParameterizedTest(name = "d({0}, {1}) = {2}")
+  @CsvSource({"'',abc,3", "abc,abc,0", "abc,abd,1", "abc,ab,1", "ab,abc,1", "kitten,sitting,3"})
+  void editDistanceCountsSingleCharacterEdits(String a, String b, int d) {
+    assertEquals(d, RangeCompactionConfig.editDistance(a, b));
+  }
 }

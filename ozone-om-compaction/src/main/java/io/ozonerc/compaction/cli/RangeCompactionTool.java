@@ -107,6 +107,7 @@ public abstract class RangeCompactionTool extends AbstractSubcommand implements 
       err().println(e.getMessage());
       return USAGE;
     }
+    RangeCompactionConfig.unknownKeyWarnings(conf).forEach(err()::println);
     try {
       DbLockProbe.State lock = DbLockProbe.probe(db);
       if (lock.held()) {

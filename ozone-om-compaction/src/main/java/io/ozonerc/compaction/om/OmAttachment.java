@@ -35,6 +35,7 @@ public final class OmAttachment {
   public static Optional<RangeCompactionService> createIfEnabled(ConfigurationSource conf,
       Supplier<OMMetadataManager> metadata, BooleanSupplier isLeader) {
     RangeCompactionConfig config = RangeCompactionConfig.from(conf);
+    RangeCompactionConfig.unknownKeyWarnings(conf).forEach(LOG::warn);
     if (!config.isEnabled()) {
       LOG.info("Range compaction disabled ({}=false)", RangeCompactionConfig.ENABLED_KEY);
       return Optional.empty();
