@@ -20,17 +20,24 @@ import java.util.concurrent.TimeUnit;
  */
 public final class OmJvm {
   private final boolean patched;
+  private final Path confDir; // ahead of the class path, where `ozone` puts $OZONE_CONF_DIR; null: none
 
-  private OmJvm(boolean patched) {
+  private OmJvm(boolean patched, Path confDir) {
     this.patched = patched;
+    this.confDir = confDir;
   }
 
   public static OmJvm patched() {
-    return new OmJvm(true);
+    return new OmJvm(true, null);
   }
 
   public static OmJvm stock() {
-    return new OmJvm(false);
+    return new OmJvm(false, null);
+  }
+
+  /** The same JVM with {@code dir} (holding an {@code ozone-site.xml}) first on its class path. */
+  public OmJvm withConfDir(Path dir) {
+    return new OmJvm(patched, dir.toAbsolutePath());
   }
 
   public String name() {
@@ -40,6 +47,9 @@ public final class OmJvm {
   /** The class path the JVM gets: the surefire class path, less {@code target/classes} for stock. */
   public List<String> classPath() {
     List<String> entries = new ArrayList<>();
+    if (confDir != null) {
+      entries.add(confDir.toString());
+    }
     Path patchedDir = PatchedBuild.classesDir();
     boolean sawPatched = false;
     for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {

@@ -1,0 +1,41 @@
+package io.ozonerc.patched;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The patched OM (service created by {@code KeyManagerImpl}, long after the OM read its configuration) runs with
+ * what an operator wrote in {@code ozone-site.xml}, and its configuration, which {@code /conf} shows, keeps the
+ * site's values while listing our unset keys with their defaults.
+ */
+class SiteConfiguredOmTest {
+  @TempDir
+  Path work;
+
+  @Test
+  void thePatchedOmRunsTheServiceWithTheSiteFilesValues() throws Exception {
+    Path conf = Files.createDirectories(work.resolve("conf"));
+    Files.writeString(conf.resolve("ozone-site.xml"), """
+        <?xml version="1.0"?>
+        <configuration>
+          <property><name>ozone.om.range.compaction.service.enabled</name><value>true</value></property>
+          <property><name>ozone.om.range.compaction.min.tombstones</name><value>100</value></property>
+          <property><name>ozone.om.range.compaction.dead.head.min.keys</name><value>777</value></property>
+        </configuration>
+        """);
+    List<String> lines = OmJvm.patched().withConfDir(conf).run(SiteConfiguredOm.class, work.resolve("run"), 300);
+    assertEquals(List.of(
+        "before start min.tombstones=100",
+        "service running",
+        "effective minTombstones=100 deadHeadMinKeys=777 interval=PT10M",
+        "om conf service.enabled=true from ozone-site.xml",
+        "om conf min.tombstones=100 from ozone-site.xml",
+        "om conf dead.head.min.keys=777 from ozone-site.xml",
+        "om conf interval=10m from ozone-om-compaction-default.xml"), lines);
+  }
+}
