@@ -108,6 +108,7 @@ class LocalClusterScriptTest {
 
       long tc = System.nanoTime();
       checkClients(root, work, env);
+      checkAdmin(root, work, env, "127.0.0.1:" + ports.get("OM_RPC_PORT"));
       long clientMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - tc);
 
       long t2 = System.nanoTime();
@@ -130,7 +131,7 @@ class LocalClusterScriptTest {
       long t4 = System.nanoTime();
       checkFailedStart(root, work, env);
       long failedStartMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t4);
-      System.out.printf("local-cluster timings: start %d ms, workload %d ms, sh+freon %d ms, until compacted "
+      System.out.printf("local-cluster timings: start %d ms, workload %d ms, sh+freon+admin %d ms, until compacted "
           + "%d ms, stop %d ms, failed start %d ms%n%s%n", startMs, workloadMs, clientMs, waitMs, stopMs,
           failedStartMs, metrics);
       passed = true;
@@ -215,6 +216,15 @@ class LocalClusterScriptTest {
     String listing = script(root, work, env, 60, "sh", "key", "list", "/clivol/fifo", "--length", "1000");
     long names = listing.lines().filter(l -> l.trim().startsWith("\"name\"")).count();
     assertEquals(FREON_LEFT, names, "keys listed by `local-cluster sh key list`:\n" + listing);
+  }
+
+  /** {@code admin} runs {@code ozone admin}: the OM's reconfigurable properties include every key of ours. */
+  private static void checkAdmin(Path root, Path work, Map<String, String> env, String omAddress) throws Exception {
+    String props = script(root, work, env, 60, "admin", "reconfig", "--service=OM", "--address=" + omAddress,
+        "properties");
+    for (String key : new String[] {"service.enabled", "interval", "min.tombstones", "tombstone.ratio"}) {
+      assertTrue(props.contains("ozone.om.range.compaction." + key), key + " in\n" + props);
+    }
   }
 
   /**
