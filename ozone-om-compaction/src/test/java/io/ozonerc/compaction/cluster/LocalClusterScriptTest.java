@@ -258,6 +258,37 @@ class LocalClusterScriptTest {
     assertTrue(r.out().length() < 40 * 400 + 4000, r.out().length() + " characters of output:\n" + r.out());
   }
 
+  /** {@code clean} deletes only a working directory inside a target/ directory, and its usage says so. */
+  @Test
+  void cleanDeletesOnlyUnderTarget() throws Exception {
+    Path root = RepoPaths.root();
+    Path outside = Files.createTempDirectory("local-cluster-clean-");
+    assertFalse(outside.toString().contains("/target/"), outside + " must lie outside any target/ directory");
+    try {
+      Path kept = Files.writeString(outside.resolve("kept"), "not the script's to delete");
+      Result r = run(root, outside, Map.of("LOCAL_CLUSTER_DIR", outside.toString()), 30, "clean");
+      assertNotEquals(0, r.exit(), r.out());
+      assertTrue(r.out().contains("inside a target/ directory"), r.out());
+      assertTrue(Files.exists(kept), "clean deleted a directory outside target/");
+      assertTrue(script(root, outside, Map.of(), 30, "help").contains("inside a target/ directory"),
+          "the usage text states the rule");
+    } finally {
+      // The directory and the outputs run() wrote beside it.
+      try (var files = Files.list(outside.getParent())) {
+        String outputs = outside.getFileName() + ".";
+        for (Path f : files.filter(f -> f.getFileName().toString().startsWith(outputs)).toList()) {
+          Files.delete(f);
+        }
+      }
+      try (var files = Files.list(outside)) {
+        for (Path f : files.toList()) {
+          Files.delete(f);
+        }
+      }
+      Files.delete(outside);
+    }
+  }
+
   private static String key(int i) {
     return String.format("key-%05d", i);
   }
