@@ -84,7 +84,10 @@ import picocli.CommandLine.Spec;
         + "per-interval CSV rows; can drive the bucket as a queue (delete oldest, list from the bucket start).",
     versionProvider = HddsVersionProvider.class,
     mixinStandardHelpOptions = true,
-    showDefaultValues = true)
+    showDefaultValues = true,
+    // Only the help of -p/--prefix (key "prefix"): it is freon's option, whose own text promises a random prefix
+    // when empty, but allowEmptyPrefix() keeps it empty.
+    resourceBundle = "io.ozonerc.freon.OmKeyBench")
 public class OmKeyBench extends BaseFreonGenerator implements Callable<Void> {
   private static final Logger LOG = LoggerFactory.getLogger(OmKeyBench.class);
 

@@ -1,6 +1,7 @@
 package io.ozonerc.freon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,5 +21,17 @@ class FreonRegistrationTest {
     freon.getCmd().setOut(new PrintWriter(out));
     assertEquals(0, freon.getCmd().execute("--help"));
     assertTrue(out.toString().contains("omkeybench"), out.toString());
+  }
+
+  /** -p is freon's option; its help must say what allowEmptyPrefix() does: no prefix, not a random one. */
+  @Test
+  void prefixHelpSaysAnEmptyPrefixStaysEmpty() {
+    Freon freon = new Freon();
+    StringWriter out = new StringWriter();
+    freon.getCmd().setOut(new PrintWriter(out));
+    assertEquals(0, freon.getCmd().execute("omkeybench", "--help"));
+    String help = out.toString().replaceAll("\\s+", " ");
+    assertTrue(help.contains("key names are the bare 19-digit ids"), out.toString());
+    assertFalse(help.contains("a random name will be generated"), out.toString());
   }
 }

@@ -2,6 +2,7 @@ package io.ozonerc.compaction.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -45,12 +46,13 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
 /**
  * {@code dev-support/local-cluster} end to end: real SCM and OM processes (the OM through RangeCompactionOmStarter),
- * a real client over RPC, the service's effect read from the OM's own {@code /prom}, and a stop that leaves no
- * process behind.
+ * a real client over RPC, the service's effect read from the OM's own {@code /prom}, the script's clients
+ * ({@code sh}, {@code freon}, {@code admin}), a stop that leaves no process behind, and a start the OM refuses that
+ * stops SCM again; {@code clean}'s target/ rule without a cluster.
  *
- * <p>Part of the default test run: about 40 s on two shared cores (start ~25 s with C1-only JVMs, workload ~5 s,
- * stop ~6 s). {@code -Dlocal.cluster.it=false} skips it, reported as skipped with the reason. Needs bash, curl and
- * setsid (Debian 12 has them); binds a random block of 20 loopback ports.
+ * <p>Part of the default test run: about 60 s on two shared cores (one run: start 24 s with C1-only JVMs, workload
+ * 11 s, clients 13 s, stop 7 s, failed start 6 s). {@code -Dlocal.cluster.it=false} skips it, reported as skipped
+ * with the reason. Needs bash, curl and setsid (Debian 12 has them); binds a random block of 20 loopback ports.
  *
  * <p>How the tombstones reach SST files: RocksDB only reports flushed data, and a separate OM process cannot be
  * told to flush. Creating an Ozone snapshot can: the OM checkpoints its RocksDB, and a checkpoint flushes every
@@ -66,6 +68,7 @@ class LocalClusterScriptTest {
   private static final int DELETED = 570;         // the lowest 95%, a contiguous run
   private static final int FREON_KEYS = 200;
   private static final int FREON_LEFT = 20;
+  private static final int TIMED_OUT = -1;        // run()'s exit code for a script killed after its timeout
   private static final Pattern PROM_URL = Pattern.compile("OM /prom\\s+(http://127\\.0\\.0\\.1:\\d+/prom)");
 
   @Test
@@ -106,6 +109,7 @@ class LocalClusterScriptTest {
 
       long tc = System.nanoTime();
       checkClients(root, work, env);
+      checkAdmin(root, work, env, "127.0.0.1:" + ports.get("OM_RPC_PORT"));
       long clientMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - tc);
 
       long t2 = System.nanoTime();
@@ -124,8 +128,13 @@ class LocalClusterScriptTest {
         assertFalse(p.isPresent() && p.get().isAlive(), "process " + pid + " still alive after stop");
       }
       assertFalse(script(root, work, env, 30, "status", true).contains("running"));
-      System.out.printf("local-cluster timings: start %d ms, workload %d ms, sh+freon %d ms, until compacted %d ms, "
-          + "stop %d ms%n%s%n", startMs, workloadMs, clientMs, waitMs, stopMs, metrics);
+
+      long t4 = System.nanoTime();
+      checkFailedStart(root, work, env);
+      long failedStartMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t4);
+      System.out.printf("local-cluster timings: start %d ms, workload %d ms, sh+freon+admin %d ms, until compacted "
+          + "%d ms, stop %d ms, failed start %d ms%n%s%n", startMs, workloadMs, clientMs, waitMs, stopMs,
+          failedStartMs, metrics);
       passed = true;
     } finally {
       // Never leave processes behind; keep the working directory (logs) when something failed.
@@ -208,6 +217,77 @@ class LocalClusterScriptTest {
     String listing = script(root, work, env, 60, "sh", "key", "list", "/clivol/fifo", "--length", "1000");
     long names = listing.lines().filter(l -> l.trim().startsWith("\"name\"")).count();
     assertEquals(FREON_LEFT, names, "keys listed by `local-cluster sh key list`:\n" + listing);
+  }
+
+  /** {@code admin} runs {@code ozone admin}: the OM's reconfigurable properties include every key of ours. */
+  private static void checkAdmin(Path root, Path work, Map<String, String> env, String omAddress) throws Exception {
+    String props = script(root, work, env, 60, "admin", "reconfig", "--service=OM", "--address=" + omAddress,
+        "properties");
+    for (String key : new String[] {"service.enabled", "interval", "min.tombstones", "tombstone.ratio"}) {
+      assertTrue(props.contains("ozone.om.range.compaction." + key), key + " in\n" + props);
+    }
+  }
+
+  /**
+   * A restart after {@code ozone-site.xml} was given a value the OM refuses: SCM comes up, the OM exits, and start
+   * then stops SCM again and removes both pid files. Its output is the script's own lines and at most 40 lines of the
+   * OM log, among them the one naming the bad key, not the OM's whole log (whose start-up banner alone is one line
+   * of tens of KB). Leaves the cluster stopped, with the value in place.
+   */
+  private static void checkFailedStart(Path root, Path work, Map<String, String> env) throws Exception {
+    String badKey = "ozone.om.range.compaction.tombstone.ratio";
+    Path site = work.resolve("conf/ozone-site.xml");
+    // The last entry wins in a Hadoop configuration file.
+    Files.writeString(site, Files.readString(site).replace("</configuration>",
+        "  <property><name>" + badKey + "</name><value>1.5</value></property>\n</configuration>"));
+    Result r = run(root, work, env, 240, "start");
+    assertNotEquals(0, r.exit(), "start with " + badKey + "=1.5 must fail:\n" + r.out());
+    assertTrue(r.out().contains("Invalid " + badKey + " = 1.5"), "the output names the bad key:\n" + r.out());
+    Matcher scm = Pattern.compile("scm up \\(pid (\\d+)\\)").matcher(r.out());
+    assertTrue(scm.find(), "SCM came up before the OM failed:\n" + r.out());
+    long scmPid = Long.parseLong(scm.group(1));
+    assertFalse(ProcessHandle.of(scmPid).map(ProcessHandle::isAlive).orElse(false),
+        "SCM (pid " + scmPid + ") still alive after the failed start:\n" + r.out());
+    assertEquals(List.of(), pids(work), "pid files left by the failed start");
+    String marker = "-Dlocal.cluster.dir=" + work + " ";
+    List<Long> ours = ProcessHandle.allProcesses()
+        .filter(p -> p.info().commandLine().map(c -> c.contains(marker)).orElse(false))
+        .map(ProcessHandle::pid).toList();
+    assertEquals(List.of(), ours, "processes of this cluster after the failed start");
+    List<String> logLines = r.out().lines().filter(l -> !l.startsWith("local-cluster: ")).toList();
+    assertTrue(logLines.size() <= 40, logLines.size() + " lines that are not the script's own:\n" + r.out());
+    assertTrue(r.out().length() < 40 * 400 + 4000, r.out().length() + " characters of output:\n" + r.out());
+  }
+
+  /** {@code clean} deletes only a working directory inside a target/ directory, and its usage says so. */
+  @Test
+  void cleanDeletesOnlyUnderTarget() throws Exception {
+    Path root = RepoPaths.root();
+    Path outside = Files.createTempDirectory("local-cluster-clean-");
+    assertFalse(outside.toString().contains("/target/"), outside + " must lie outside any target/ directory");
+    try {
+      Path kept = Files.writeString(outside.resolve("kept"), "not the script's to delete");
+      Result r = run(root, outside, Map.of("LOCAL_CLUSTER_DIR", outside.toString()), 30, "clean");
+      assertNotEquals(0, r.exit(), r.out());
+      assertTrue(r.out().contains("inside a target/ directory"), r.out());
+      assertTrue(Files.exists(kept), "clean deleted a directory outside target/");
+      assertTrue(script(root, outside, Map.of(), 30, "help").contains("inside a target/ directory"),
+          "the usage text states the rule");
+    } finally {
+      // The directory and the outputs run() wrote beside it.
+      try (var files = Files.list(outside.getParent())) {
+        String outputs = outside.getFileName() + ".";
+        for (Path f : files.filter(f -> f.getFileName().toString().startsWith(outputs)).toList()) {
+          Files.delete(f);
+        }
+      }
+      try (var files = Files.list(outside)) {
+        for (Path f : files.toList()) {
+          Files.delete(f);
+        }
+      }
+      Files.delete(outside);
+    }
   }
 
   private static String key(int i) {
@@ -300,7 +380,22 @@ class LocalClusterScriptTest {
   /** Runs the script; output (stdout and stderr) returned; fails on a non-zero exit unless told to tolerate it. */
   static String script(Path root, Path work, Map<String, String> env, int timeoutSeconds,
       boolean tolerateFailure, String... args) throws IOException, InterruptedException {
+    Result r = run(root, work, env, timeoutSeconds, args);
     String command = String.join(" ", args);
+    if (r.exit() == TIMED_OUT && !tolerateFailure) {
+      fail("local-cluster " + command + " did not finish in " + timeoutSeconds + " s:\n" + r.out());
+    }
+    if (!tolerateFailure && r.exit() != 0) {
+      fail("local-cluster " + command + " exited " + r.exit() + ":\n" + r.out());
+    }
+    return r.out();
+  }
+
+  /** Exit code ({@value #TIMED_OUT}: killed after the timeout) and output (stdout and stderr) of one run. */
+  record Result(int exit, String out) { }
+
+  static Result run(Path root, Path work, Map<String, String> env, int timeoutSeconds, String... args)
+      throws IOException, InterruptedException {
     Files.createDirectories(work);
     // Beside the working directory, not in it: `clean` deletes that.
     Path log = work.resolveSibling(work.getFileName() + "." + String.join("-", args).replace('/', '_') + ".out");
@@ -310,17 +405,10 @@ class LocalClusterScriptTest {
     pb.environment().keySet().removeIf(k -> k.startsWith("LOCAL_CLUSTER_") || k.startsWith("RANGE_COMPACTION_"));
     pb.environment().putAll(env);
     Process p = pb.start();
-    boolean finished = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
-    if (!finished) {
+    if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
       p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      if (!tolerateFailure) {
-        fail("local-cluster " + command + " did not finish in " + timeoutSeconds + " s:\n" + Files.readString(log));
-      }
+      return new Result(TIMED_OUT, Files.readString(log));
     }
-    String out = Files.readString(log);
-    if (!tolerateFailure && p.exitValue() != 0) {
-      fail("local-cluster " + command + " exited " + p.exitValue() + ":\n" + out);
-    }
-    return out;
+    return new Result(p.exitValue(), Files.readString(log));
   }
 }
