@@ -120,6 +120,13 @@ class LocalClusterScriptTest {
 
       List<Long> pids = pids(work);
       assertEquals(2, pids.size(), "scm and om pid files");
+      for (long pid : pids) {
+        assertEquals(List.of(), inheritedDescriptors(pid, work), "process " + pid + " keeps the launcher's descriptor");
+      }
+      // The starter read the script's ozone-site.xml: min.tombstones=100 there (10000 is our default).
+      String omLog = Files.readString(work.resolve("logs/om.log"));
+      assertTrue(omLog.contains("Starting with RangeCompactionConfig{enabled=true, interval=PT1S")
+          && omLog.contains("minTombstones=100,"), "the service runs with the site file's values");
       long t3 = System.nanoTime();
       script(root, work, env, 150, "stop");
       long stopMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t3);
@@ -391,6 +398,29 @@ class LocalClusterScriptTest {
     return r.out();
   }
 
+  /** The file every script run holds open on descriptor 9 (beside the working directory, which clean deletes). */
+  static Path inheritedMarker(Path work) {
+    return work.resolveSibling(work.getFileName() + ".inherited");
+  }
+
+  /** Descriptors of process {@code pid} that point at the file the script inherited open. */
+  static List<String> inheritedDescriptors(long pid, Path work) throws IOException {
+    Path marker = inheritedMarker(work).toRealPath();
+    List<String> held = new ArrayList<>();
+    try (java.util.stream.Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+      for (Path fd : fds.toList()) {
+        try {
+          if (Files.readSymbolicLink(fd).equals(marker)) {
+            held.add(fd.toString());
+          }
+        } catch (IOException e) {
+          // closed while listing
+        }
+      }
+    }
+    return held;
+  }
+
   /** Exit code ({@value #TIMED_OUT}: killed after the timeout) and output (stdout and stderr) of one run. */
   record Result(int exit, String out) { }
 
@@ -399,7 +429,10 @@ class LocalClusterScriptTest {
     Files.createDirectories(work);
     // Beside the working directory, not in it: `clean` deletes that.
     Path log = work.resolveSibling(work.getFileName() + "." + String.join("-", args).replace('/', '_') + ".out");
-    List<String> argv = new ArrayList<>(List.of("bash", root.resolve("dev-support/local-cluster").toString()));
+    // The script runs with one more descriptor open, as under `flock FILE local-cluster ...`: the daemons it
+    // starts must not keep it (inheritedDescriptors).
+    List<String> argv = new ArrayList<>(List.of("bash", "-c", "exec 9>>\"$0\"; exec bash \"$@\"",
+        inheritedMarker(work).toString(), root.resolve("dev-support/local-cluster").toString()));
     argv.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("LOCAL_CLUSTER_") || k.startsWith("RANGE_COMPACTION_"));
