@@ -45,8 +45,10 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
  * (targets rewritten to the cluster's loopback ports), a workload that makes the service compact (keys, an Ozone
  * snapshot, deletes, listings), then <b>every</b> query of the dashboard runs as a range query through
  * Prometheus's HTTP API and must return at least one series; a query that matches nothing is a wrong name or label.
- * The OM must also export no {@code range_compaction_*} metric that the dashboard leaves out. Finally
- * {@code dev-support/render-dashboard} draws the panels (PNG) from the same Prometheus.
+ * The OM must also export no {@code range_compaction_*} metric that the dashboard leaves out, and the alert rules
+ * of {@code compose/range-compaction-alerts.yml}, loaded by the same Prometheus, must all evaluate without error.
+ * Finally {@code dev-support/render-dashboard} draws the panels (PNG) from the same Prometheus, threshold lines
+ * included.
  *
  * <p>Why each panel has data: the snapshot flushes every table's memtable, so tables the service never compacts
  * (bucketTable, volumeTable) keep a level-0 file; listings before and after the compaction make RocksDB seek and
@@ -165,6 +167,19 @@ class DashboardQueriesClusterTest {
           .filter(n -> !dashboardText.contains(n) && !NOT_ON_DASHBOARD.containsKey(n)).toList();
       assertTrue(missing.isEmpty(), "service metrics with no panel: " + missing);
 
+      // The alert rules evaluate against the real series without error (a rule whose vector matching fails on the
+      // OM's labels would show health "err").
+      JsonNode rules = json.readTree(http.send(HttpRequest.newBuilder(api.resolve("rules")).build(),
+          HttpResponse.BodyHandlers.ofString()).body());
+      int evaluated = 0;
+      for (JsonNode group : rules.at("/data/groups")) {
+        for (JsonNode rule : group.get("rules")) {
+          assertEquals("ok", rule.get("health").asText(), rule.toString());
+          evaluated++;
+        }
+      }
+      assertTrue(evaluated >= 4, "alert rules evaluated: " + rules);
+
       render(root, work, promPort, start, end, ComposeFilesTest.queries(root).stream().map(q -> q[0]).distinct()
           .count(), notYet.size());
       passed = true;
@@ -186,8 +201,8 @@ class DashboardQueriesClusterTest {
   }
 
   /**
-   * Prometheus with the compose file's job name and metrics path, one-second scrapes, targets on loopback, its own
-   * data directory and port.
+   * Prometheus with the compose file's job name and metrics path and the compose alert rules, one-second scrapes and
+   * evaluations, targets on loopback, its own data directory and port.
    */
   private static Process startPrometheus(Path work, int port, String omHttp, String scmHttp) throws IOException {
     Map<String, Object> job = ComposeFilesTest.ozoneJob();
@@ -195,6 +210,8 @@ class DashboardQueriesClusterTest {
         "global:",
         "  scrape_interval: 1s",
         "  evaluation_interval: 1s",
+        "rule_files:",
+        "  - " + RepoPaths.root().resolve("compose/" + AlertRulesTest.RULES),
         "scrape_configs:",
         "  - job_name: " + job.get("job_name"),
         "    metrics_path: " + job.get("metrics_path"),
