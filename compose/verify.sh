@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# One-command check of the compose cluster with Docker: build the jar, start cluster + monitoring, load it with
-# freon, wait for a compacted range, then every dashboard query must return series from the compose Prometheus
+# One-command check of the compose cluster with Docker: build the jar, start cluster + monitoring, check that
+# Prometheus evaluates the alert rules (range-compaction-alerts.yml) without error, load it with freon, wait for a
+# compacted range, then every dashboard query must return series from the compose Prometheus
 # (dev-support/render-dashboard --require-series). Charts and summary in target/compose-verify/.
 #
 #   compose/verify.sh           VERIFY_DOWN=1 compose/verify.sh  (take everything down at the end)
@@ -34,6 +35,12 @@ scraped_after() {   # Prometheus has scraped the OM at or after Unix time $1
     || return 1
   [[ "$body" =~ \"value\":\[[0-9.]+,\"([0-9]+) ]] && (( BASH_REMATCH[1] >= $1 ))
 }
+rules_loaded() {   # Prometheus has loaded range-compaction-alerts.yml and evaluated every rule without error
+  local body
+  body=$(curl -fsS --max-time 5 http://localhost:9090/api/v1/rules) || return 1
+  [[ "$body" == *'"name":"range-compaction"'* && "$body" == *'"health":"ok"'* && "$body" != *'"health":"err"'* \
+    && "$body" != *'"health":"unknown"'* ]]
+}
 scraped() {
   local body
   body=$(curl -fsS --max-time 5 'http://localhost:9090/api/v1/query?query=range_compaction_ranges_compacted%3E0') \
@@ -47,6 +54,7 @@ say "building the jar"
 "${dc[@]}" up -d --scale datanode=3
 wait_for "OM /prom with the service's metrics" 300 prom_value range_compaction_rounds_run
 wait_for "Prometheus ready" 120 curl -fsS http://localhost:9090/-/ready
+wait_for "the alert rules loaded and evaluated" 60 rules_loaded
 start=$(date +%s)
 om=("${dc[@]}" exec -T om)
 "${om[@]}" ozone sh volume create /vol1

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ozonerc.compaction.RangeCompactionConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -168,6 +170,77 @@ class ComposeFilesTest {
       assertTrue(doc.contains(title), "docs/monitoring.md does not describe panel '" + title + "'");
     }
     assertTrue(titles.size() >= 20, "panels: " + titles);
+  }
+
+  /**
+   * A threshold line is drawn only where it falls on the y axis, and Grafana's axis follows the data, not the
+   * thresholds: every panel that draws threshold lines widens its axis to the highest one (axisSoftMax, or a fixed
+   * max). The level-0 and pending-bytes panels show the service's pressure limits at their defaults (12 files,
+   * 4 GiB) and the level-0 panel also RocksDB's slowdown trigger (20).
+   */
+  @Test
+  void thresholdLinesAreOnTheAxis() throws IOException {
+    Map<String, List<Double>> lines = new HashMap<>();
+    for (JsonNode panel : dashboard(root).get("panels")) {
+      JsonNode defaults = panel.at("/fieldConfig/defaults");
+      String style = defaults.at("/custom/thresholdsStyle/mode").asText("off");
+      if (style.equals("off")) {
+        continue;
+      }
+      String title = panel.get("title").asText();
+      List<Double> values = new ArrayList<>();
+      for (JsonNode step : defaults.at("/thresholds/steps")) {
+        if (step.hasNonNull("value")) {
+          values.add(step.get("value").asDouble());
+        }
+      }
+      assertFalse(values.isEmpty(), title + " draws threshold lines but has no threshold");
+      double top = defaults.has("max") ? defaults.get("max").asDouble()
+          : defaults.at("/custom/axisSoftMax").asDouble(Double.NaN);
+      for (double v : values) {
+        assertTrue(v <= top, title + ": threshold " + v + " is above the axis (max / axisSoftMax " + top + ")");
+      }
+      lines.put(title, values);
+    }
+    assertEquals(List.of(12.0, 20.0), lines.get("Level-0 files per table"), "lines: " + lines);
+    assertEquals(List.of(4294967296.0), lines.get("Pending compaction bytes"), "lines: " + lines);
+    assertEquals(List.of(0.3), lines.get("Worst tombstone ratio per table"), "lines: " + lines);
+  }
+
+  /**
+   * The worst tombstone ratio is shown only for tables with enough SST data behind it: the query maps every table
+   * the service may watch from RocksDB's lower-case property name to the service's table label.
+   */
+  @Test
+  void worstTombstoneRatioSkipsNearlyEmptyTables() throws IOException {
+    String expr = queries(root).stream().filter(q -> q[0].equals("Worst tombstone ratio per table"))
+        .map(q -> q[1]).findFirst().orElseThrow();
+    assertTrue(expr.contains("and on (table)") && expr.contains(">= 16384"), expr);
+    for (String table : RangeCompactionConfig.KNOWN_TABLES) {
+      String lower = table.toLowerCase(Locale.ROOT);
+      assertTrue(expr.contains("\"table\", \"" + table + "\", \"__name__\", \"rocksdb_om_db_" + lower
+          + "_live_sst_files_size\")"), table + " is not mapped: " + expr);
+    }
+  }
+
+  /**
+   * RocksDB histograms reach /prom only as figures cumulative since the OM started; a panel that plots one says so
+   * in its title, and no legend shows a stale value (Grafana's lastNotNull reducer).
+   */
+  @Test
+  void cumulativeFiguresAreNamedAndLegendsAreNotStale() throws IOException {
+    Pattern histogram = Pattern.compile("rocksdb_om_db_\\w+_(average|median|percentile\\d+|max|standarddeviation)\\b");
+    for (JsonNode panel : dashboard(root).get("panels")) {
+      String title = panel.path("title").asText();
+      for (JsonNode t : panel.path("targets")) {
+        if (histogram.matcher(t.get("expr").asText()).find()) {
+          assertTrue(title.contains("since the OM started"), title + " plots a cumulative RocksDB histogram");
+        }
+      }
+      for (JsonNode calc : panel.at("/options/legend/calcs")) {
+        assertFalse(calc.asText().equals("lastNotNull"), title + ": a legend of lastNotNull shows stale values");
+      }
+    }
   }
 
   @Test

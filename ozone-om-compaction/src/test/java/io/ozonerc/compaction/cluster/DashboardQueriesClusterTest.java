@@ -45,8 +45,10 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
  * (targets rewritten to the cluster's loopback ports), a workload that makes the service compact (keys, an Ozone
  * snapshot, deletes, listings), then <b>every</b> query of the dashboard runs as a range query through
  * Prometheus's HTTP API and must return at least one series; a query that matches nothing is a wrong name or label.
- * The OM must also export no {@code range_compaction_*} metric that the dashboard leaves out. Finally
- * {@code dev-support/render-dashboard} draws the panels (PNG) from the same Prometheus.
+ * The OM must also export no {@code range_compaction_*} metric that the dashboard leaves out, and the alert rules
+ * of {@code compose/range-compaction-alerts.yml}, loaded by the same Prometheus, must all evaluate without error.
+ * Finally {@code dev-support/render-dashboard} draws the panels (PNG) from the same Prometheus, threshold lines
+ * included.
  *
  * <p>Why each panel has data: the snapshot flushes every table's memtable, so tables the service never compacts
  * (bucketTable, volumeTable) keep a level-0 file; listings before and after the compaction make RocksDB seek and
@@ -60,6 +62,12 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 class DashboardQueriesClusterTest {
   private static final int KEYS = 600;
   private static final int DELETED = 570;
+  /**
+   * Keys left alone in a second bucket: the worst-ratio panel shows a table only while its live SST files hold at
+   * least 16 KiB, and {@value #KEYS} keys less {@value #DELETED} are far below that once compacted (600 such keys
+   * flush to about 22 KB). These keep keyTable above it.
+   */
+  private static final int KEPT = 1000;
   /** What $__rate_interval becomes: at least two scrapes (1 s) and two metrics periods (1 s) wide. */
   private static final String RATE_INTERVAL = "15s";
   /** Service metrics the dashboard deliberately leaves out, and why. */
@@ -165,6 +173,19 @@ class DashboardQueriesClusterTest {
           .filter(n -> !dashboardText.contains(n) && !NOT_ON_DASHBOARD.containsKey(n)).toList();
       assertTrue(missing.isEmpty(), "service metrics with no panel: " + missing);
 
+      // The alert rules evaluate against the real series without error (a rule whose vector matching fails on the
+      // OM's labels would show health "err").
+      JsonNode rules = json.readTree(http.send(HttpRequest.newBuilder(api.resolve("rules")).build(),
+          HttpResponse.BodyHandlers.ofString()).body());
+      int evaluated = 0;
+      for (JsonNode group : rules.at("/data/groups")) {
+        for (JsonNode rule : group.get("rules")) {
+          assertEquals("ok", rule.get("health").asText(), rule.toString());
+          evaluated++;
+        }
+      }
+      assertTrue(evaluated >= 4, "alert rules evaluated: " + rules);
+
       render(root, work, promPort, start, end, ComposeFilesTest.queries(root).stream().map(q -> q[0]).distinct()
           .count(), notYet.size());
       passed = true;
@@ -186,8 +207,8 @@ class DashboardQueriesClusterTest {
   }
 
   /**
-   * Prometheus with the compose file's job name and metrics path, one-second scrapes, targets on loopback, its own
-   * data directory and port.
+   * Prometheus with the compose file's job name and metrics path and the compose alert rules, one-second scrapes and
+   * evaluations, targets on loopback, its own data directory and port.
    */
   private static Process startPrometheus(Path work, int port, String omHttp, String scmHttp) throws IOException {
     Map<String, Object> job = ComposeFilesTest.ozoneJob();
@@ -195,6 +216,8 @@ class DashboardQueriesClusterTest {
         "global:",
         "  scrape_interval: 1s",
         "  evaluation_interval: 1s",
+        "rule_files:",
+        "  - " + RepoPaths.root().resolve("compose/" + AlertRulesTest.RULES),
         "scrape_configs:",
         "  - job_name: " + job.get("job_name"),
         "    metrics_path: " + job.get("metrics_path"),
@@ -213,8 +236,9 @@ class DashboardQueriesClusterTest {
   }
 
   /**
-   * Volume, OBS bucket, {@value #KEYS} zero-size keys, an Ozone snapshot (its checkpoint flushes every table:
-   * level-0 files), the lowest {@value #DELETED} deleted, then listings that seek across the dead keys.
+   * Volume, OBS bucket, {@value #KEYS} zero-size keys (and {@value #KEPT} in a bucket of their own that stay), an
+   * Ozone snapshot (its checkpoint flushes every table: level-0 files), the lowest {@value #DELETED} deleted, then
+   * listings that seek across the dead keys.
    */
   private static void runWorkload(String omAddress) throws Exception {
     try (OzoneClient client = client(omAddress)) {
@@ -222,6 +246,11 @@ class DashboardQueriesClusterTest {
       store.createVolume("vol1");
       OzoneVolume volume = store.getVolume("vol1");
       volume.createBucket("obs", BucketArgs.newBuilder().setBucketLayout(BucketLayout.OBJECT_STORE).build());
+      volume.createBucket("kept", BucketArgs.newBuilder().setBucketLayout(BucketLayout.OBJECT_STORE).build());
+      OzoneBucket kept = volume.getBucket("kept");
+      for (int i = 0; i < KEPT; i++) {
+        kept.createKey(String.format("key-%05d", i), 0).close();
+      }
       OzoneBucket bucket = volume.getBucket("obs");
       for (int i = 0; i < KEYS; i++) {
         bucket.createKey(String.format("key-%05d", i), 0).close();
@@ -281,6 +310,10 @@ class DashboardQueriesClusterTest {
     String log = Files.readString(work.resolve("render.log"));
     assertEquals(0, p.exitValue(), log);
     assertTrue(log.contains(", " + awaited + " with no data"), log);
+    // The pressure thresholds are drawn (the axis reaches them), as Grafana draws them.
+    assertTrue(log.contains("threshold lines: 12 (drawn) 20 (drawn)"), log);
+    assertTrue(log.contains("threshold lines: 4.0 GiB (drawn)"), log);
+    assertTrue(log.contains("threshold lines: 30% (drawn)"), log);
     try (Stream<Path> files = Files.list(out)) {
       assertEquals(panels, files.filter(f -> f.getFileName().toString().matches("panel-\\d+\\.png")).count(), log);
     }
