@@ -263,8 +263,17 @@ public record RoundResult(Outcome outcome, String detail, CompactionPlan plan, H
     return (bytes + 1023) / 1024 + " KB";
   }
 
-  /** {@code 850 ms} below a second, {@code 1.8 s} above. */
+  /** {@code 850 ms} below a second, {@code 1.8 s} below two minutes, then whole minutes, hours or days. */
   static String duration(long ms) {
-    return ms < 1000 ? ms + " ms" : String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
+    if (ms < 1000) {
+      return ms + " ms";
+    }
+    if (ms < 120_000) {
+      return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
+    }
+    if (ms < 2 * 3_600_000) {
+      return ms / 60_000 + " min";
+    }
+    return ms < 2 * 86_400_000L ? ms / 3_600_000 + " h" : ms / 86_400_000L + " d";
   }
 }
