@@ -3,6 +3,7 @@ package io.ozonerc.compaction.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.Keys;
 import io.ozonerc.compaction.plan.PlannerSettings;
 import io.ozonerc.compaction.plan.RangeAssessment;
@@ -29,7 +30,7 @@ final class JsonReport {
     root.put("db", r.db());
     root.put("access", r.access());
     root.put("lock", r.lock());
-    root.put("settings", settings(r.settings()));
+    root.put("settings", settings(r.settings(), r.deadHeadMinKeys()));
     root.put("settingsAtDefault", r.atDefault());
     List<Object> tables = new ArrayList<>();
     for (DbReport.TableReport t : r.tables()) {
@@ -54,30 +55,29 @@ final class JsonReport {
       tables.add(m);
     }
     root.put("tables", tables);
+    Map<String, Object> heads = new LinkedHashMap<>();
+    heads.put("probed", r.deadHeadMinKeys() > 0);
+    heads.put("tableHeadsProbed", r.heads().probed().size() - r.heads().bucketsProbed());
+    heads.put("bucketsProbed", r.heads().bucketsProbed());
+    heads.put("withDeadEntries", r.headsWithDeadEntries());
+    heads.put("heads", r.worstHeads().stream().map(a -> head(r, a)).toList());
+    root.put("deadHeads", heads);
     if (r.showPlan()) {
       Map<String, Object> plan = new LinkedHashMap<>();
-      plan.put("plannedBytes", r.plan().plannedBytes());
+      plan.put("plannedBytes", r.plannedBytes());
+      plan.put("deadHeads", r.heads().plan().planned().stream().map(a -> head(r, a)).toList());
       plan.put("planned", r.plan().planned().stream().map(JsonReport::range).toList());
+      plan.put("deadHeadsQualifiedNotPlanned", r.headsQualifiedNotPlanned().stream().map(a -> head(r, a)).toList());
       plan.put("qualifiedNotPlanned", r.qualifiedNotPlanned().stream().map(JsonReport::range).toList());
+      plan.put("deadHeadsBelowThreshold", r.headsBelowThreshold());
       plan.put("belowThreshold", r.belowThreshold());
       root.put("plan", plan);
     }
+    if (r.compactedHeads() != null) {
+      root.put("compactedDeadHeads", compacted(r.compactedHeads()));
+    }
     if (r.compacted() != null) {
-      List<Object> done = new ArrayList<>();
-      for (DbReport.Compaction c : r.compacted()) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("range", range(c.recheck()));
-        m.put("compacted", c.done());
-        if (c.done()) {
-          m.put("secondPass", c.firstPass() != null);
-          if (c.firstPass() != null) {
-            m.put("afterFirstPass", stats(c.firstPass()));
-          }
-          m.put("after", stats(c.after()));
-        }
-        done.add(m);
-      }
-      root.put("compacted", done);
+      root.put("compacted", compacted(r.compacted()));
     }
     try {
       return MAPPER.writeValueAsString(root);
@@ -86,7 +86,43 @@ final class JsonReport {
     }
   }
 
-  private static Map<String, Object> settings(PlannerSettings s) {
+  private static List<Object> compacted(List<DbReport.Compaction> compactions) {
+    List<Object> done = new ArrayList<>();
+    for (DbReport.Compaction c : compactions) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("range", range(c.recheck()));
+      m.put("compacted", c.done());
+      if (c.done()) {
+        if (c.head() != null) {
+          m.put("deadEntriesBefore", c.head().deadBefore());
+          m.put("deadEntriesAfter", c.head().deadAfter());
+          m.put("memtableEntriesBefore", c.head().memtableBefore());
+        }
+        m.put("secondPass", c.firstPass() != null);
+        if (c.firstPass() != null) {
+          m.put("afterFirstPass", stats(c.firstPass()));
+        }
+        m.put("after", stats(c.after()));
+      }
+      done.add(m);
+    }
+    return done;
+  }
+
+  /** A dead head: its span as a range, with what the probe measured. */
+  private static Map<String, Object> head(DbReport r, RangeAssessment a) {
+    HeadFacts h = r.heads().probeOf(a);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("kind", h.isTableHead() ? "table head" : "bucket head");
+    m.put("deadEntries", h.deadEntries());
+    m.put("memtableDeadEntries", h.memDead());
+    m.put("firstLiveKey", h.firstLive() == null ? null : Keys.show(h.firstLive()));
+    m.put("truncated", h.truncated());
+    m.putAll(range(a));
+    return m;
+  }
+
+  private static Map<String, Object> settings(PlannerSettings s, long deadHeadMinKeys) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("minTombstones", s.minTombstones());
     m.put("tombstoneRatio", s.tombstoneRatio());
@@ -94,6 +130,7 @@ final class JsonReport {
     m.put("rangesPerRun", s.rangesPerRun());
     m.put("bytesPerRun", s.maxBytesPerRun());
     m.put("bottommost", s.bottommost().toString());
+    m.put("deadHeadMinKeys", deadHeadMinKeys);
     return m;
   }
 

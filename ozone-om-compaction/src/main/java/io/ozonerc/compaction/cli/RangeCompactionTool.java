@@ -3,8 +3,8 @@ package io.ozonerc.compaction.cli;
 import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.om.OmCompactionStore;
 import io.ozonerc.compaction.plan.CompactionPlan;
+import io.ozonerc.compaction.plan.HeadPlan;
 import io.ozonerc.compaction.plan.PlannerSettings;
-import io.ozonerc.compaction.plan.RangePlanner;
 import io.ozonerc.compaction.plan.SstFile;
 import io.ozonerc.compaction.service.RangeCompactor;
 import io.ozonerc.compaction.service.RoundResult;
@@ -26,10 +26,11 @@ import picocli.CommandLine.Option;
  * {@link RangeCompactionRepairCommand} ({@code ozone repair range-compaction}, writes unless {@code --dry-run}).
  * {@link RangeCompactionCli} runs the debug form standalone.
  *
- * <p>On a DB no OM holds: probe the lock, open, snapshot SST facts and bucket prefixes, plan with the service's own
- * planner and thresholds, print. Compacting runs the service's own round ({@link RangeCompactor}): each planned
- * range re-checked on fresh facts, compacted, verified, and finished with a bottommost rewrite when the first pass
- * left its tombstones at the bottom.
+ * <p>On a DB no OM holds: probe the lock, open, and let the service's own round code decide
+ * ({@link RangeCompactor#planRound}: probe and plan dead heads, plan ranges, with the service's thresholds), print.
+ * Compacting runs the service's own round ({@link RangeCompactor#run}): dead heads first, then ranges, each
+ * re-checked on fresh facts, compacted, verified, and finished with a bottommost rewrite when the first pass left
+ * its tombstones at the bottom.
  *
  * <p>Analysis opens RocksDB read-only (which takes no lock and writes no file) after {@link DbLockProbe} found no
  * holder. Compacting opens read-write, which takes the RocksDB lock, so an OM cannot start on the DB meanwhile.
@@ -83,6 +84,10 @@ public abstract class RangeCompactionTool extends AbstractSubcommand implements 
 
   @Option(names = "--bottommost", paramLabel = "MODE", description = "Overrides " + P + ".bottommost.mode.")
   private String bottommost;
+
+  @Option(names = "--dead-head-min-keys", paramLabel = "N",
+      description = "Overrides " + P + ".dead.head.min.keys (0: no dead-head probes).")
+  private String deadHeadMinKeys;
 
   @Option(names = {"-D", "--set"}, paramLabel = "KEY=VALUE",
       description = "Sets a configuration key (also accepted before the subcommand by `ozone debug|repair`).")
@@ -159,6 +164,7 @@ public abstract class RangeCompactionTool extends AbstractSubcommand implements 
     setIf(conf, ".ranges.per.run", rangesPerRun);
     setIf(conf, ".bytes.per.run", bytesPerRun);
     setIf(conf, ".bottommost.mode", bottommost);
+    setIf(conf, ".dead.head.min.keys", deadHeadMinKeys);
     if (tables != null && !tables.isEmpty()) {
       conf.set(P + ".tables", String.join(",", tables));
     }
@@ -178,21 +184,32 @@ public abstract class RangeCompactionTool extends AbstractSubcommand implements 
     boolean compacting = compacts();
     try (OpenedOmDb opened = OpenedOmDb.open(db, conf, compacting)) {
       OmCompactionStore store = opened.store();
-      List<SstFile> files = store.liveFiles(tableSet);
       Map<String, long[]> memtable = opened.memtableCounts(tableSet);
+      // The service's own round, without its clock limits: no time budget, no pressure limits, no flush.
+      RangeCompactor.RoundSettings offline =
+          RangeCompactor.RoundSettings.offline(tableSet, settings, config.getDeadHeadMinKeys());
+      RangeCompactor compactor = new RangeCompactor(store, System::nanoTime, new RangeCompactor.Listener() { });
+      List<SstFile> files;
+      HeadPlan heads;
       CompactionPlan plan;
+      List<DbReport.Compaction> headsDone = null;
       List<DbReport.Compaction> done = null;
       if (compacting) {
-        // The service's own round, without its clock limits: no time budget, no pressure limits, no flush.
-        RoundResult round = new RangeCompactor(store, System::nanoTime, new RangeCompactor.Listener() { })
-            .run(RangeCompactor.RoundSettings.offline(tableSet, settings), () -> false);
-        plan = round.plan();
+        files = store.liveFiles(tableSet);
+        RoundResult round = compactor.run(offline, () -> false);
+        heads = round.headPlan() == null ? HeadPlan.NONE : round.headPlan();
+        plan = round.plan() == null ? new CompactionPlan(List.of(), List.of(), Map.of()) : round.plan();
+        headsDone = DbReport.headCompactions(round);
         done = DbReport.compactions(round);
       } else {
-        plan = RangePlanner.plan(files, store.bucketRanges(tableSet), List.of(), settings);
+        RangeCompactor.RoundPlan round = compactor.planRound(offline);
+        files = round.files();
+        heads = round.heads();
+        plan = round.ranges();
       }
       return DbReport.of(db.toString(), compacting ? "read-write (compacting)" : "read-only", lockDetail, settings,
-          List.copyOf(tableSet), files, memtable, plan, top, dryRun || compacting, done).withDefaultsOf(conf);
+          config.getDeadHeadMinKeys(), List.copyOf(tableSet), files, memtable, heads, plan, top,
+          dryRun || compacting, headsDone, done).withDefaultsOf(conf);
     }
   }
 }

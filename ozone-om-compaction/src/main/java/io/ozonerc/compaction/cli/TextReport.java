@@ -1,5 +1,6 @@
 package io.ozonerc.compaction.cli;
 
+import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.Keys;
 import io.ozonerc.compaction.plan.PlannerSettings;
 import io.ozonerc.compaction.plan.RangeAssessment;
@@ -20,7 +21,7 @@ final class TextReport {
     List<String> out = new ArrayList<>();
     out.add("om.db: " + r.db());
     out.add("access: " + r.access() + "; " + r.lock());
-    out.add("settings: " + settings(r.settings()));
+    out.add("settings: " + settings(r.settings()) + " dead.head.min.keys=" + r.deadHeadMinKeys());
     if (!r.atDefault().isEmpty()) {
       out.add("  defaults (not set in ozone-site.xml, -D or options): " + String.join(", ", r.atDefault()));
     }
@@ -41,15 +42,66 @@ final class TextReport {
     out.add("entries, tombstones, dead (tombstones + the puts they hide) and score (dead x dead / entries) are");
     out.add("estimates: a file spanning several buckets is shared between them. files and file-bytes count every");
     out.add("overlapping file whole, as a compaction of the range reads them.");
+    out.add("");
+    out.addAll(heads(r));
     if (r.showPlan()) {
       out.add("");
       out.addAll(plan(r));
     }
+    if (r.compactedHeads() != null && r.deadHeadMinKeys() > 0) {
+      out.add("");
+      out.addAll(compacted("dead heads compacted: %d of %d planned", r.compactedHeads()));
+    }
     if (r.compacted() != null) {
       out.add("");
-      out.addAll(compacted(r.compacted()));
+      out.addAll(compacted("compacted: %d of %d planned range%s", r.compacted()));
     }
     return out;
+  }
+
+  /**
+   * The dead heads the round's probes found: what a seek at each table's and probed bucket's start steps over
+   * before its first live key (measured, not estimated), and the round's verdict on each.
+   */
+  private static List<String> heads(DbReport r) {
+    List<String> out = new ArrayList<>();
+    if (r.deadHeadMinKeys() <= 0) {
+      out.add("dead heads: not probed (dead.head.min.keys=0)");
+      return out;
+    }
+    long buckets = r.heads().bucketsProbed();
+    long tables = r.heads().probed().size() - buckets;
+    String probed = "probed " + tables + " table head" + (tables == 1 ? "" : "s") + " and " + buckets + " bucket"
+        + (buckets == 1 ? "" : "s") + " whose files hold enough deletes";
+    if (r.worstHeads().isEmpty()) {
+      out.add("dead heads: " + probed + "; none has dead entries");
+      return out;
+    }
+    out.add("dead heads: " + probed + "; dead = entries a seek at the start steps over before the first live key:");
+    if (r.worstHeads().size() < r.headsWithDeadEntries()) {
+      out.add("  " + r.worstHeads().size() + " of " + r.headsWithDeadEntries() + " heads with dead entries:");
+    }
+    Columns c = new Columns("#", "table", "head", "dead", "in-memtable", "first-live-key", "files", "file-bytes",
+        "levels", "verdict");
+    int rank = 1;
+    for (RangeAssessment a : r.worstHeads()) {
+      HeadFacts h = r.heads().probeOf(a);
+      RangeStats s = a.stats();
+      c.row(String.valueOf(rank++), a.range().table(), a.range().label(), String.valueOf(h.deadEntries()),
+          String.valueOf(h.memDead()), firstLive(h), String.valueOf(s.files()), String.valueOf(s.fileBytes()),
+          DbReport.levels(s.shallowestLevel(), s.deepestLevel()), a.verdict().toString());
+    }
+    for (String line : c.lines()) {
+      out.add("  " + line);
+    }
+    return out;
+  }
+
+  private static String firstLive(HeadFacts h) {
+    if (h.firstLive() != null) {
+      return Keys.show(h.firstLive());
+    }
+    return h.truncated() ? "(beyond the probe's cap)" : "(none)";
   }
 
   static String settings(PlannerSettings s) {
@@ -93,29 +145,46 @@ final class TextReport {
     return out;
   }
 
+  /** The plan in the order a round runs it: dead heads first (they are compacted before ranges are planned). */
   private static List<String> plan(DbReport r) {
     List<String> out = new ArrayList<>();
+    List<RangeAssessment> heads = r.heads().plan().planned();
     List<RangeAssessment> planned = r.plan().planned();
-    out.add(String.format(Locale.ROOT, "plan (%s): %d range%s, %d file bytes",
+    out.add(String.format(Locale.ROOT, "plan (%s): %d dead head%s, %d range%s, %d file bytes",
         r.compacted() == null ? "dry run: a round would compact these, in this order" : "compacting these",
-        planned.size(), planned.size() == 1 ? "" : "s", r.plan().plannedBytes()));
+        heads.size(), heads.size() == 1 ? "" : "s", planned.size(), planned.size() == 1 ? "" : "s",
+        r.plannedBytes()));
     int n = 1;
+    for (RangeAssessment a : heads) {
+      out.add("  " + n++ + ". dead head " + a.describe());
+    }
     for (RangeAssessment a : planned) {
       out.add("  " + n++ + ". " + a.describe());
     }
+    List<RangeAssessment> waitingHeads = r.headsQualifiedNotPlanned();
     List<RangeAssessment> waiting = r.qualifiedNotPlanned();
-    out.add("qualified but not planned: " + (waiting.isEmpty() ? "none" : waiting.size()));
+    int qualified = waitingHeads.size() + waiting.size();
+    out.add("qualified but not planned: " + (qualified == 0 ? "none" : qualified));
+    for (RangeAssessment a : waitingHeads) {
+      out.add("  -  dead head " + a.describe());
+    }
     for (RangeAssessment a : waiting) {
       out.add("  -  " + a.describe());
     }
-    out.add("below threshold: " + r.belowThreshold() + " range" + (r.belowThreshold() == 1 ? "" : "s"));
+    out.add("below threshold: " + r.belowThreshold() + " range" + (r.belowThreshold() == 1 ? "" : "s") + ", "
+        + r.headsBelowThreshold() + " dead head" + (r.headsBelowThreshold() == 1 ? "" : "s"));
     return out;
   }
 
-  private static List<String> compacted(List<DbReport.Compaction> done) {
+  /**
+   * What a compacting run did to each planned head or range.
+   *
+   * @param title a format taking the count done, the count planned and the plural suffix of the latter
+   */
+  private static List<String> compacted(String title, List<DbReport.Compaction> done) {
     List<String> out = new ArrayList<>();
     long count = done.stream().filter(DbReport.Compaction::done).count();
-    out.add("compacted: " + count + " of " + done.size() + " planned range" + (done.size() == 1 ? "" : "s"));
+    out.add(String.format(Locale.ROOT, title, count, done.size(), done.size() == 1 ? "" : "s"));
     int n = 1;
     for (DbReport.Compaction c : done) {
       RangeAssessment a = c.recheck();
@@ -124,6 +193,11 @@ final class TextReport {
       if (!c.done()) {
         out.add(head + ": skipped, " + a.verdict() + " on re-check: " + a.why());
         continue;
+      }
+      if (c.head() != null) {
+        head += String.format(Locale.ROOT, " dead head %d -> %d entries a seek steps over%s;", c.head().deadBefore(),
+            c.head().deadAfter(), c.head().memtableBefore() == 0 ? ""
+                : " (" + c.head().memtableBefore() + " in the memtable, flushed by the compaction first)");
       }
       RangeStats b = a.stats();
       RangeStats f = c.after();

@@ -181,8 +181,9 @@ public final class HeadPlanner {
   /**
    * Plans the dead heads found by a probe: each head with at least {@code minDeadKeys} dead entries becomes a
    * compaction of its dead span, assessed like any range (cost, bottommost mode, busy files) so the round can
-   * re-check and verify it the same way. Ranked as the class comment says; {@code notPlanned} holds the probed
-   * heads that did not qualify or must wait.
+   * re-check and verify it the same way. Ranked as the class comment says, and kept within {@code ranges.per.run}
+   * and {@code bytes.per.run} ({@link Budget}: the heads' own budget; the round's range plan has another);
+   * {@code notPlanned} holds the probed heads that did not qualify, must wait or are over budget.
    *
    * @param filesByTable live SST files per table
    * @param bucketsByTable sorted bucket ranges per table
@@ -196,6 +197,7 @@ public final class HeadPlanner {
         .thenComparing(h -> h.range().begin(), Keys::compare));
     List<RangeAssessment> planned = new ArrayList<>();
     List<RangeAssessment> notPlanned = new ArrayList<>();
+    Budget budget = new Budget(settings);
     for (HeadFacts h : ranked) {
       KeyRange span = h.deadSpan();
       if (span == null || h.deadEntries() == 0) {
@@ -205,6 +207,10 @@ public final class HeadPlanner {
           bucketsByTable.getOrDefault(span.table(), List.of()), settings, minDeadKeys);
       if (a.verdict() == Verdict.PLANNED && planned.stream().anyMatch(p -> covers(p.range(), span))) {
         continue; // inside a head planned before it, usually its table's head
+      }
+      if (a.verdict() == Verdict.PLANNED) {
+        RangeAssessment over = budget.take(a);
+        a = over == null ? a : over;
       }
       (a.verdict() == Verdict.PLANNED ? planned : notPlanned).add(a);
     }

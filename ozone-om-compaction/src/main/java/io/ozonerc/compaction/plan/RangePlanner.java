@@ -126,17 +126,13 @@ public final class RangePlanner {
         .thenComparing(a -> a.range().begin(), Keys::compare));
     List<RangeAssessment> planned = new ArrayList<>();
     List<RangeAssessment> notPlanned = new ArrayList<>();
-    long bytes = 0;
+    Budget budget = new Budget(settings);
     for (RangeAssessment a : candidates) {
-      long cost = a.stats().fileBytes();
-      if (planned.size() >= settings.rangesPerRun()) {
-        notPlanned.add(a.with(Verdict.OVER_BUDGET, "ranges.per.run=" + settings.rangesPerRun() + " reached"));
-      } else if (!planned.isEmpty() && settings.maxBytesPerRun() > 0 && bytes + cost > settings.maxBytesPerRun()) {
-        notPlanned.add(a.with(Verdict.OVER_BUDGET,
-            "bytes " + bytes + "+" + cost + " > bytes.per.run=" + settings.maxBytesPerRun()));
-      } else {
+      RangeAssessment over = budget.take(a);
+      if (over == null) {
         planned.add(a);
-        bytes += cost;
+      } else {
+        notPlanned.add(over);
       }
     }
     notPlanned.addAll(rejected);

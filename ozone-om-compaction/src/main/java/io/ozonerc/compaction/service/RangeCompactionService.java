@@ -300,9 +300,7 @@ public class RangeCompactionService extends BackgroundService {
       }
     }
     lastHeadCheck = r;
-    if (!r.compacted().isEmpty() || r.stale() > 0) {
-      r.describe().forEach(line -> LOG.info("Head check: {}", line));
-    }
+    log("head check", r);
     return r;
   }
 
@@ -362,12 +360,7 @@ public class RangeCompactionService extends BackgroundService {
         metrics.lastRoundEndTimeMs.set(epochMillisClock.getAsLong());
       }
       lastRound = r;
-      boolean idle = r.outcome() == Outcome.COMPLETED && r.compacted().isEmpty() && r.stale() == 0;
-      if (idle) {
-        LOG.debug("{}", r.describe().get(0));
-      } else if (r.outcome() != Outcome.BACKING_OFF && r.outcome() != Outcome.SHUTDOWN) {
-        r.describe().forEach(LOG::info);
-      }
+      log("round", r);
       return r;
     } finally {
       roundLock.unlock();
@@ -386,7 +379,6 @@ public class RangeCompactionService extends BackgroundService {
       r = compactor.run(RoundSettings.of(config, settings), () -> stopping);
     } catch (StoreUnavailableException e) {
       metrics.roundsFailed.incr();
-      LOG.info("Store unavailable, round skipped: {}", e.getMessage());
       return RoundResult.early(Outcome.STORE_UNAVAILABLE, e.getMessage(), elapsedMs(start));
     } catch (IOException | RuntimeException e) {
       metrics.roundsFailed.incr();
@@ -446,7 +438,26 @@ public class RangeCompactionService extends BackgroundService {
     backoffStartNanos = now;
     backoffNanos = backoffDelayNanos(RangeCompactor.nanos(config.getInterval()),
         RangeCompactor.nanos(config.getBackoffMax()), consecutivePressureStops);
-    LOG.info("Write pressure, backing off for {} ms", TimeUnit.NANOSECONDS.toMillis(backoffNanos));
+    LOG.debug("Write pressure, backing off for {} ms", TimeUnit.NANOSECONDS.toMillis(backoffNanos));
+  }
+
+  /**
+   * Logs a round or head check ({@code what}): one INFO line when it wrote something (a compaction, a memtable
+   * flush) or was stopped by write pressure (it starts a back-off) or an unavailable store; only DEBUG when it did
+   * nothing, or was skipped (back-off, leader policy, shutdown). A failure is the WARN logged where it is caught.
+   * Each compaction's own line is DEBUG. Requires roundLock (reads the back-off).
+   */
+  private void log(String what, RoundResult r) {
+    boolean info = r.acted() || r.outcome() == Outcome.PRESSURE || r.outcome() == Outcome.STORE_UNAVAILABLE;
+    if (info && LOG.isInfoEnabled()) {
+      LOG.info("{}: {}{}", what, r.summary(), r.outcome() == Outcome.PRESSURE
+          ? "; backing off " + RoundResult.duration(TimeUnit.NANOSECONDS.toMillis(backoffNanos)) : "");
+    } else if (r.outcome() != Outcome.FAILED && LOG.isDebugEnabled()) {
+      LOG.debug("{}: {}", what, r.summary());
+    }
+    if (LOG.isDebugEnabled()) {
+      r.compacted().forEach(c -> LOG.debug("{}:   {}", what, c.describe()));
+    }
   }
 
   /**
@@ -483,6 +494,7 @@ public class RangeCompactionService extends BackgroundService {
     @Override
     public void headsPlanned(CompactionPlan plan) {
       metrics.rangesPlanned.incr(plan.planned().size());
+      metrics.rangesSkippedBudget.incr(count(plan, Verdict.OVER_BUDGET));
       metrics.headsWaitingForLevel0.incr(count(plan, Verdict.WAITS_FOR_LEVEL0));
     }
 

@@ -4,6 +4,7 @@ import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.plan.CompactionPlan;
 import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.HeadPace;
+import io.ozonerc.compaction.plan.HeadPlan;
 import io.ozonerc.compaction.plan.HeadPlanner;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.MemtableFacts;
@@ -51,7 +52,9 @@ import org.slf4j.LoggerFactory;
  * compaction (a reader or RocksDB may have moved on) and after it (verification: the dead head must be gone; if a
  * pass only moved files down, a bottommost-forced pass follows, as for ranges). Buckets whose head qualified are
  * remembered ({@value #HOT_HEADS} at most, most recent kept), so {@link #checkHeads} can re-probe just them between
- * rounds: a queue's head regrows within seconds of being compacted.
+ * rounds: a queue's head regrows within seconds of being compacted. The head decision (which ranges to probe, the
+ * probes, the plan) is one method that the round, the head check and {@link #planRound} (the CLI's analysis and
+ * dry run) share; compacting the planned heads is another.
  *
  * <h2>Verify, and finish what a pass left</h2>
  * A {@code compactRange} that returns has not necessarily removed anything: RocksDB moves a file down without
@@ -65,6 +68,9 @@ import org.slf4j.LoggerFactory;
  * tombstones a snapshot still needs) is remembered with its files ({@link NoProgress}); while those files stay
  * the same the planner leaves it out, so the ranges behind it get their turn. The memory lives as long as this
  * object: the service keeps one compactor for its life, the CLI one per run.
+ *
+ * <h2>Log</h2>
+ * Per-range and per-head events are DEBUG here; the caller logs the round once ({@link RoundResult#summary}).
  *
  * <p>Time is read only from the clock given. One round at a time: callers serialise {@link #run}.
  */
@@ -96,13 +102,22 @@ public final class RangeCompactor {
     /**
      * A round on a DB no OM holds (the CLI): no time budget and no pressure limits, since no foreground writes
      * wait on it, and no memtable flush, since the tool reports the memtables as it found them. RocksDB's own
-     * stop signals (delayed or stopped writes) still end the round. Dead heads are left to the service: the
-     * tool reports and compacts the range plan only.
+     * stop signals (delayed or stopped writes) still end the round. Dead heads are probed, planned and compacted
+     * as in the service's round.
      */
-    public static RoundSettings offline(Set<String> tables, PlannerSettings planner) {
-      return new RoundSettings(tables, planner, false, 0, Long.MAX_VALUE, Long.MAX_VALUE, 0);
+    public static RoundSettings offline(Set<String> tables, PlannerSettings planner, long deadHeadMinKeys) {
+      return new RoundSettings(tables, planner, false, 0, Long.MAX_VALUE, Long.MAX_VALUE, deadHeadMinKeys);
     }
   }
+
+  /**
+   * What a round would decide on the store as it is, without writing ({@link #planRound}).
+   *
+   * @param heads  the dead heads it would probe, and their plan
+   * @param ranges the range plan on the same facts
+   * @param files  the live SST files both plans were made on
+   */
+  public record RoundPlan(HeadPlan heads, CompactionPlan ranges, List<SstFile> files) { }
 
   /** What a caller hears while a round runs (the service turns it into metrics and history). No-ops by default. */
   public interface Listener {
@@ -158,22 +173,24 @@ public final class RangeCompactor {
     if (pressure != null) {
       return RoundResult.early(Outcome.PRESSURE, pressure, elapsedMs(start));
     }
-    if (s.flushMemtables()) {
-      flushMemtablesThatQualify(s, stopRequested);
-    }
+    List<MemtableFacts> flushed = s.flushMemtables() ? flushMemtablesThatQualify(s, stopRequested) : List.of();
     Map<String, List<KeyRange>> buckets = store.bucketRanges(s.tables());
     List<SstFile> files = store.liveFiles(s.tables());
     List<Compacted> done = new ArrayList<>();
     List<RangeAssessment> skipped = new ArrayList<>();
     List<HeadPace.Reading> readings = List.of();
+    HeadPlan headPlan = HeadPlan.NONE;
     if (s.deadHeadMinKeys() > 0) {
-      HeadPass heads = compactHeads(s, files, buckets, false, stopRequested, start);
+      Map<String, List<KeyRange>> sortedBuckets = sortedBuckets(buckets);
+      headPlan = planHeads(s, files, sortedBuckets, false);
+      probeRotation++;
+      HeadPass heads = compactHeads(s, headPlan, sortedBuckets, stopRequested, start);
       done.addAll(heads.done());
       skipped.addAll(heads.skipped());
       readings = heads.readings();
       if (heads.stop() != null) {
-        return new RoundResult(heads.stop().outcome(), heads.stop().detail(), heads.plan(), List.copyOf(done),
-            List.copyOf(skipped), heads.left(), elapsedMs(start), heads.readings());
+        return new RoundResult(heads.stop().outcome(), heads.stop().detail(), null, headPlan, flushed,
+            List.copyOf(done), List.copyOf(skipped), heads.left(), elapsedMs(start), heads.readings());
       }
       if (!heads.done().isEmpty()) {
         files = store.liveFiles(s.tables());
@@ -182,9 +199,9 @@ public final class RangeCompactor {
     // Planning counts against the round's budget: on a huge store it stops early with what it assessed so far.
     PlanWork work = PlanWork.until(() -> stopRequested.getAsBoolean()
         || (s.timeBudgetNanos() > 0 && nanoClock.getAsLong() - start >= s.timeBudgetNanos()));
-    CompactionPlan plan = RangePlanner.plan(files, buckets, unchangedNoProgress(files), s.planner(), work);
+    CompactionPlan plan = planRanges(s, files, buckets, work);
     if (!plan.complete()) {
-      LOG.info("Planning stopped early after {} steps (time budget or shutdown); this round plans what it reached",
+      LOG.debug("Planning stopped early after {} steps (time budget or shutdown); this round plans what it reached",
           work.steps());
     }
     listener.planned(plan);
@@ -210,7 +227,7 @@ public final class RangeCompactor {
             before.forceBottommost());
         skipped.add(recheck);
         listener.skipped(recheck);
-        LOG.info("Skipping {} {}: {} on re-check: {}", range, range.label(), v, before.why());
+        LOG.debug("Skipping {} {}: {} on re-check: {}", range, range.label(), v, before.why());
         continue;
       }
       Verified v = compactAndVerify(before, tableBuckets, s, start, stopRequested);
@@ -223,8 +240,27 @@ public final class RangeCompactor {
         break;
       }
     }
-    return new RoundResult(outcome, detail, plan, List.copyOf(done), List.copyOf(skipped), planned.size() - next,
-        elapsedMs(start), readings);
+    return new RoundResult(outcome, detail, plan, headPlan, flushed, List.copyOf(done), List.copyOf(skipped),
+        planned.size() - next, elapsedMs(start), readings);
+  }
+
+  /**
+   * What {@link #run} would decide now, without writing: the dead heads it would probe and their plan, and the
+   * range plan, by the same code. Reads only: no flush, no compaction, nothing remembered for later rounds. For the
+   * operator CLI's analysis and dry run. A round plans its ranges after compacting its heads, on facts read again;
+   * here both plans are made on the same facts, so a range whose tombstones a planned head would take is planned
+   * too (the round would find it stale on re-check, or not plan it).
+   */
+  public RoundPlan planRound(RoundSettings s) throws IOException {
+    Map<String, List<KeyRange>> buckets = store.bucketRanges(s.tables());
+    List<SstFile> files = store.liveFiles(s.tables());
+    HeadPlan heads = s.deadHeadMinKeys() > 0 ? planHeads(s, files, sortedBuckets(buckets), false) : HeadPlan.NONE;
+    return new RoundPlan(heads, planRanges(s, files, buckets, PlanWork.unbounded()), List.copyOf(files));
+  }
+
+  private CompactionPlan planRanges(RoundSettings s, List<SstFile> files, Map<String, List<KeyRange>> buckets,
+      PlanWork work) {
+    return RangePlanner.plan(files, buckets, unchangedNoProgress(files), s.planner(), work);
   }
 
   /**
@@ -234,7 +270,7 @@ public final class RangeCompactor {
    * table read, no range plan), so it can run every second. Same guarantees as a round: pressure checked before
    * every compaction, re-probe before and verification after.
    *
-   * @return the check as a round: {@code plan} holds the heads it assessed
+   * @return the check as a round: {@code headPlan} holds the heads it assessed, {@code plan} is null
    */
   public RoundResult checkHeads(RoundSettings s, BooleanSupplier stopRequested) throws IOException {
     long start = nanoClock.getAsLong();
@@ -245,10 +281,11 @@ public final class RangeCompactor {
     if (pressure != null) {
       return RoundResult.early(Outcome.PRESSURE, pressure, elapsedMs(start));
     }
-    HeadPass heads = compactHeads(s, store.liveFiles(s.tables()), Map.of(), true, stopRequested, start);
+    HeadPlan plan = planHeads(s, store.liveFiles(s.tables()), Map.of(), true);
+    HeadPass heads = compactHeads(s, plan, Map.of(), stopRequested, start);
     Stop stop = heads.stop();
     return new RoundResult(stop == null ? Outcome.COMPLETED : stop.outcome(), stop == null ? "" : stop.detail(),
-        heads.plan(), heads.done(), heads.skipped(), heads.left(), elapsedMs(start), heads.readings());
+        null, plan, List.of(), heads.done(), heads.skipped(), heads.left(), elapsedMs(start), heads.readings());
   }
 
   /** Verdicts that leave a qualifying head for a reason time alone does not change ({@link HeadPace.Reading#held}). */
@@ -258,25 +295,25 @@ public final class RangeCompactor {
    * What a pass over dead heads did; {@code stop} is null when it ran to its end. {@code readings}: every probed
    * head, left at its probed count or, when the pass compacted it, at the count after.
    */
-  private record HeadPass(CompactionPlan plan, List<Compacted> done, List<RangeAssessment> skipped, int left,
-      Stop stop, List<HeadPace.Reading> readings) { }
+  private record HeadPass(List<Compacted> done, List<RangeAssessment> skipped, int left, Stop stop,
+      List<HeadPace.Reading> readings) { }
 
   /** Why a round stops before its next compaction. */
   private record Stop(Outcome outcome, String detail) { }
 
   /**
-   * Probes, plans and compacts dead heads, within the round's budgets.
+   * Probes dead heads and plans them ({@link HeadPlanner}); reads only. The one copy of the head decision: a round,
+   * a head check and {@link #planRound} all call it.
    *
-   * @param hotOnly probe only table heads and remembered hot buckets (a head check), not every candidate
+   * @param sortedBuckets per table, its bucket ranges in key order; empty for a head check
+   * @param hotOnly       probe only table heads and remembered hot buckets (a head check), not every candidate
    */
-  private HeadPass compactHeads(RoundSettings s, List<SstFile> files, Map<String, List<KeyRange>> buckets,
-      boolean hotOnly, BooleanSupplier stopRequested, long start) throws IOException {
+  private HeadPlan planHeads(RoundSettings s, List<SstFile> files, Map<String, List<KeyRange>> sortedBuckets,
+      boolean hotOnly) throws IOException {
     long minDead = s.deadHeadMinKeys();
     Map<String, List<SstFile>> filesByTable = byTable(files);
-    Map<String, List<KeyRange>> sortedBuckets = new HashMap<>();
     Map<String, Long> memDeletes = new HashMap<>();
     if (!hotOnly) {
-      buckets.forEach((t, b) -> sortedBuckets.put(t, RangePlanner.sortedBuckets(b)));
       store.memtables(s.tables()).forEach(m -> memDeletes.put(m.table(), m.deletes()));
     }
     List<HeadFacts> heads = new ArrayList<>();
@@ -295,36 +332,33 @@ public final class RangeCompactor {
       }
       heads.addAll(store.probeHeads(table, probes, tableFiles));
     }
-    if (!hotOnly) {
-      probeRotation++;
-    }
-    rememberHot(heads, minDead);
+    return new HeadPlan(HeadPlanner.plan(heads, filesByTable, sortedBuckets, s.planner(), minDead),
+        List.copyOf(heads));
+  }
+
+  /** Compacts the planned dead heads in order, each re-probed before and verified after; remembers hot heads. */
+  private HeadPass compactHeads(RoundSettings s, HeadPlan headPlan, Map<String, List<KeyRange>> sortedBuckets,
+      BooleanSupplier stopRequested, long start) throws IOException {
+    long minDead = s.deadHeadMinKeys();
+    rememberHot(headPlan.probed(), minDead);
     Map<KeyRange, HeadPace.Reading> readings = new LinkedHashMap<>();
-    heads.forEach(h -> readings.put(h.range(), new HeadPace.Reading(h.range(), h.deadEntries(), h.deadEntries())));
-    CompactionPlan plan = HeadPlanner.plan(heads, filesByTable, sortedBuckets, s.planner(), minDead);
+    headPlan.probed().forEach(h -> readings.put(h.range(),
+        new HeadPace.Reading(h.range(), h.deadEntries(), h.deadEntries())));
+    CompactionPlan plan = headPlan.plan();
     listener.headsPlanned(plan);
     plan.notPlanned().forEach(a -> markHeld(readings, a));
     List<Compacted> done = new ArrayList<>();
     List<RangeAssessment> skipped = new ArrayList<>();
     List<RangeAssessment> planned = plan.planned();
-    // The round's budget holds for heads too: ranges.per.run compactions, bytes.per.run bytes (the first always).
-    int attempts = Math.min(planned.size(), s.planner().rangesPerRun());
-    long bytes = 0;
-    for (int next = 0; next < attempts; next++) {
+    // The plan already holds the round's budget for heads (ranges.per.run, bytes.per.run; HeadPlanner.plan).
+    for (int next = 0; next < planned.size(); next++) {
       Stop stop = stopReason(s, start, stopRequested);
       if (stop != null) {
-        return new HeadPass(plan, done, skipped, planned.size() - next, stop, List.copyOf(readings.values()));
+        return new HeadPass(done, skipped, planned.size() - next, stop, List.copyOf(readings.values()));
       }
-      long cost = planned.get(next).stats().fileBytes();
-      if (next > 0 && s.planner().maxBytesPerRun() > 0 && bytes + cost > s.planner().maxBytesPerRun()) {
-        attempts = next;
-        break;
-      }
-      bytes += cost;
       KeyRange head = planned.get(next).range();
-      // Re-probe the range the head was found in (its table, or its bucket: labels are bucket prefixes).
-      KeyRange probed = head.label().equals(HeadFacts.TABLE_HEAD) ? HeadFacts.tableRange(head.table())
-          : KeyRange.ofPrefix(head.table(), head.label());
+      // Re-probe the range the head was found in: its table, or its bucket.
+      KeyRange probed = headPlan.probeOf(planned.get(next)).range();
       List<KeyRange> tableBuckets = sortedBuckets.getOrDefault(head.table(), List.of());
       Probed first = reprobe(probed, tableBuckets, s, minDead);
       RangeAssessment before = first.assessment();
@@ -341,7 +375,7 @@ public final class RangeCompactor {
         skipped.add(recheck);
         listener.skipped(recheck);
         markHeld(readings, recheck);
-        LOG.info("Skipping dead head {} {}: {} on re-check: {}", before.range(), probed.label(), v, before.why());
+        LOG.debug("Skipping dead head {} {}: {} on re-check: {}", before.range(), probed.label(), v, before.why());
         continue;
       }
       long t0 = nanoClock.getAsLong();
@@ -357,13 +391,13 @@ public final class RangeCompactor {
         if (last.assessment().verdict() == Verdict.PLANNED && !before.forceBottommost()) {
           secondPassStop = stopReason(s, start, stopRequested);
           if (secondPassStop == null) {
-            LOG.info("Dead head {} {} still qualifies after a pass ({}); compacting it again with "
+            LOG.debug("Dead head {} {} still qualifies after a pass ({}); compacting it again with "
                 + "bottommost=force", before.range(), probed.label(), last.assessment().why());
             firstPass = RangeStats.of(last.files(), tableBuckets, before.range().begin(), before.range().end());
             store.compact(last.assessment().range(), true);
             last = reprobe(probed, tableBuckets, s, minDead);
           } else {
-            LOG.info("Dead head {} {} still qualifies after a pass; its bottommost rewrite is left to a later check "
+            LOG.debug("Dead head {} {} still qualifies after a pass; its bottommost rewrite is left to a later check "
                 + "({})", before.range(), probed.label(), secondPassStop.detail());
           }
         }
@@ -377,7 +411,7 @@ public final class RangeCompactor {
         if (headNoProgress.size() > HOT_HEADS) {
           headNoProgress.remove(headNoProgress.keySet().iterator().next());
         }
-        LOG.info("Dead head {} {} still qualifies after compaction ({}); left alone until its files change",
+        LOG.debug("Dead head {} {} still qualifies after compaction ({}); left alone until its files change",
             after.range(), probed.label(), after.why());
       }
       // Reported over the span compacted (the head after may start elsewhere, or be a whole bucket with no dead
@@ -386,7 +420,7 @@ public final class RangeCompactor {
           before.range().begin(), before.range().end()), after.verdict(), after.why(), after.forceBottommost());
       Compacted c = new Compacted(before, firstPass, sameSpan,
           TimeUnit.NANOSECONDS.toMillis(nanoClock.getAsLong() - t0),
-          new RoundResult.HeadDrop(first.head().deadEntries(), last.head().deadEntries()));
+          new RoundResult.HeadDrop(first.head().deadEntries(), last.head().deadEntries(), first.head().memDead()));
       done.add(c);
       listener.compacted(c);
       HeadPace.Reading seen = readings.get(probed);
@@ -395,11 +429,11 @@ public final class RangeCompactor {
       readings.put(probed, new HeadPace.Reading(probed, seen == null ? first.head().deadEntries() : seen.probed(),
           last.head().deadEntries(), after.verdict() == Verdict.PLANNED && secondPassStop == null));
       if (secondPassStop != null) {
-        return new HeadPass(plan, done, skipped, planned.size() - next - 1, secondPassStop,
+        return new HeadPass(done, skipped, planned.size() - next - 1, secondPassStop,
             List.copyOf(readings.values()));
       }
     }
-    return new HeadPass(plan, done, skipped, planned.size() - attempts, null, List.copyOf(readings.values()));
+    return new HeadPass(done, skipped, 0, null, List.copyOf(readings.values()));
   }
 
   /** Marks the reading of the head {@code a} assessed as held when its verdict is one time alone does not change. */
@@ -434,6 +468,12 @@ public final class RangeCompactor {
       oldest.next();
       oldest.remove();
     }
+  }
+
+  private static Map<String, List<KeyRange>> sortedBuckets(Map<String, List<KeyRange>> buckets) {
+    Map<String, List<KeyRange>> out = new HashMap<>();
+    buckets.forEach((t, b) -> out.put(t, RangePlanner.sortedBuckets(b)));
+    return out;
   }
 
   private static Map<String, List<SstFile>> byTable(List<SstFile> files) {
@@ -480,11 +520,11 @@ public final class RangeCompactor {
       if (s.planner().bottommost().needsSecondPass(before.stats(), before.forceBottommost(), after)) {
         stop = stopReason(s, start, stopRequested);
         if (stop != null) {
-          LOG.info("{} {}: tombstones {} -> {} without a bottommost rewrite; the rewrite is left to a later round "
+          LOG.debug("{} {}: tombstones {} -> {} without a bottommost rewrite; the rewrite is left to a later round "
               + "({})", range, range.label(), Math.round(before.stats().tombstones()), Math.round(after.tombstones()),
               stop.detail());
         } else {
-          LOG.info("{} {}: tombstones {} -> {} without a bottommost rewrite (levels L{} -> L{}); compacting it "
+          LOG.debug("{} {}: tombstones {} -> {} without a bottommost rewrite (levels L{} -> L{}); compacting it "
                   + "again with bottommost=force", range, range.label(), Math.round(before.stats().tombstones()),
               Math.round(after.tombstones()), before.stats().deepestLevel(), after.deepestLevel());
           firstPass = after;
@@ -517,7 +557,7 @@ public final class RangeCompactor {
     if (c.tombstonesRemoved() > 0) {
       return;
     }
-    LOG.info("{} {}: compaction removed no tombstone ({} left); left out of plans until its files change", range,
+    LOG.debug("{} {}: compaction removed no tombstone ({} left); left out of plans until its files change", range,
         range.label(), Math.round(c.after().stats().tombstones()));
     if (noProgress.size() >= NO_PROGRESS_MEMORY) {
       Iterator<KeyRange> oldest = noProgress.keySet().iterator();
@@ -533,15 +573,23 @@ public final class RangeCompactor {
     return List.copyOf(noProgress.keySet());
   }
 
-  /** Flushes each table whose memtable deletes pass the range test, so this round's facts include them. */
-  private void flushMemtablesThatQualify(RoundSettings s, BooleanSupplier stopRequested) throws IOException {
+  /**
+   * Flushes each table whose memtable deletes pass the range test, so this round's facts include them.
+   *
+   * @return the memtables flushed, as they were before the flush
+   */
+  private List<MemtableFacts> flushMemtablesThatQualify(RoundSettings s, BooleanSupplier stopRequested)
+      throws IOException {
+    List<MemtableFacts> flushed = new ArrayList<>();
     for (MemtableFacts m : store.memtables(s.tables())) {
       if (m.shouldFlush(s.planner()) && !stopRequested.getAsBoolean()) {
-        LOG.info("Flushing {}: {} deletes in {} memtable entries", m.table(), m.deletes(), m.entries());
+        LOG.debug("Flushing {}: {} deletes in {} memtable entries", m.table(), m.deletes(), m.entries());
         store.flush(m.table());
         listener.flushed(m);
+        flushed.add(m);
       }
     }
+    return List.copyOf(flushed);
   }
 
   private String pressureReason(RoundSettings s) throws IOException {

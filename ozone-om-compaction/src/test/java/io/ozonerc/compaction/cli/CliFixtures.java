@@ -1,10 +1,13 @@
 package io.ozonerc.compaction.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.ozonerc.compaction.testing.OmTestStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -106,13 +109,34 @@ final class CliFixtures {
     }
   }
 
+  /**
+   * Compares {@code actual} line by line with the golden file cli/{@code name}, so a failure points at the first
+   * line that differs. With {@code -Dcli.golden.update=true} (run from the module directory) it first rewrites the
+   * golden file's source; review the diff.
+   */
+  static void assertGolden(String name, String actual) throws IOException {
+    if (Boolean.getBoolean("cli.golden.update")) {
+      Path source = Path.of("src", "test", "resources", "cli");
+      Files.createDirectories(source);
+      Files.writeString(source.resolve(name), actual, StandardCharsets.UTF_8);
+    }
+    List<String> expected = golden(name).lines().toList();
+    List<String> got = actual.lines().toList();
+    for (int i = 0; i < Math.min(expected.size(), got.size()); i++) {
+      assertEquals(expected.get(i), got.get(i),
+          name + " line " + (i + 1) + "; whole output:\n" + actual);
+    }
+    assertEquals(expected.size(), got.size(),
+        name + " line count; whole output:\n" + actual);
+  }
+
   /** A golden file under src/test/resources/cli/. */
   static String golden(String name) throws IOException {
     try (InputStream in = CliFixtures.class.getResourceAsStream("/cli/" + name)) {
       if (in == null) {
         throw new IOException("no golden file cli/" + name + " on the test classpath");
       }
-      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }
 }

@@ -11,8 +11,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ozonerc.compaction.plan.Keys;
 import io.ozonerc.compaction.testing.OmTestStore;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,8 +35,6 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code -Dcli.golden.update=true} from the module directory and review the diff.
  */
 class RangeCompactionCliGoldenTest {
-  private static final Path GOLDEN_SOURCE = Path.of("src", "test", "resources", "cli");
-
   @TempDir
   static Path dir;
   static Path db;
@@ -164,18 +160,7 @@ class RangeCompactionCliGoldenTest {
   }
 
   private static void compareWithGolden(String name, String actualRaw) throws IOException {
-    String actual = maskBytes(actualRaw.replace(db.toString(), "<db>"));
-    if (Boolean.getBoolean("cli.golden.update")) {
-      Files.createDirectories(GOLDEN_SOURCE);
-      Files.writeString(GOLDEN_SOURCE.resolve(name), actual, StandardCharsets.UTF_8);
-    }
-    List<String> expected = CliFixtures.golden(name).lines().toList();
-    List<String> got = actual.lines().toList();
-    // Line by line first, so a failure points at the first line that differs.
-    for (int i = 0; i < Math.min(expected.size(), got.size()); i++) {
-      assertEquals(expected.get(i), got.get(i), name + " line " + (i + 1) + "; whole output:\n" + actual);
-    }
-    assertEquals(expected.size(), got.size(), name + " line count; whole output:\n" + actual);
+    CliFixtures.assertGolden(name, maskBytes(actualRaw.replace(db.toString(), "<db>")));
   }
 
   private static String[] concat(String[] head, String... tail) {

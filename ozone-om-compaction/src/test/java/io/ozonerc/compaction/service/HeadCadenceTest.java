@@ -9,6 +9,7 @@ import io.ozonerc.compaction.om.OmCompactionStore;
 import io.ozonerc.compaction.plan.WritePressure;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
 import io.ozonerc.compaction.testing.OmTestStore;
+import io.ozonerc.compaction.testing.QueueBucket;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,18 +39,12 @@ class HeadCadenceTest {
   final AtomicLong clock = new AtomicLong(1_000 * SECOND);
   final AtomicBoolean pressure = new AtomicBoolean();
   final AtomicBoolean probeFails = new AtomicBoolean();
-  int head;
-  int tail;
+  QueueBucket queue;
 
   @BeforeEach
   void seed() throws IOException {
     store = OmTestStore.open(dir);
-    store.addBucket("v", 1, "a", 2, BucketLayout.OBJECT_STORE); // a live first bucket: the table head is live
-    store.addBucket("v", 1, "q", 3, BucketLayout.OBJECT_STORE); // the queue
-    store.putKeys("v", "a", 0, 1_000);
-    tail = 50_000;
-    store.putKeys("v", "q", 0, tail);
-    store.flush();
+    queue = QueueBucket.seed(store, 50_000);
     service = service();
   }
 
@@ -86,13 +81,8 @@ class HeadCadenceTest {
     store.close();
   }
 
-  /** The queue moves on: {@code n} new keys at the tail, the {@code n} oldest deleted, flushed. */
   void churn(int n) throws IOException {
-    store.putKeys("v", "q", tail, tail + n);
-    tail += n;
-    store.deleteKeys("v", "q", head, head + n);
-    head += n;
-    store.flush();
+    queue.churn(n);
   }
 
   long headSkips() throws IOException {

@@ -1,0 +1,37 @@
+package io.ozonerc.compaction.plan;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The dead heads one pass probed and what {@link HeadPlanner#plan} made of them.
+ *
+ * @param plan   the heads with dead entries, ranked: {@code planned} to compact in this order, {@code notPlanned}
+ *               with the reason (below {@code dead.head.min.keys}, waits for level 0, busy, over budget)
+ * @param probed every probe's finding, heads without dead entries included
+ */
+public record HeadPlan(CompactionPlan plan, List<HeadFacts> probed) {
+
+  /** No probes: dead-head probes are off. */
+  public static final HeadPlan NONE = new HeadPlan(new CompactionPlan(List.of(), List.of(), Map.of()), List.of());
+
+  /**
+   * The probe behind a decision of {@link #plan}: the probed range of the same table that starts where the head's
+   * span starts (a head's span is [probed range start, first live key)). Null when there is none.
+   */
+  public HeadFacts probeOf(RangeAssessment head) {
+    for (HeadFacts h : probed) {
+      if (h.range().table().equals(head.range().table())
+          && Arrays.equals(h.range().begin(), head.range().begin())) {
+        return h;
+      }
+    }
+    return null;
+  }
+
+  /** Bucket heads probed; the table heads (one per watched table) are not counted. */
+  public long bucketsProbed() {
+    return probed.stream().filter(h -> !h.isTableHead()).count();
+  }
+}
