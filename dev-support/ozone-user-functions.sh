@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs a stock Apache Ozone OM with the range compaction service attached, without rebuilding Ozone.
 #
-# Install: copy this file to $OZONE_CONF_DIR/ozone-user-functions.sh (or append it to the one you have), put the
+# Install: the release archive's `install` script puts this file (as a marked block) and the jars in place. By
+# hand: copy this file to $OZONE_CONF_DIR/ozone-user-functions.sh (or append it to the one you have), put the
 # ozone-om-compaction jar on the OM classpath, and set ozone.om.range.compaction.service.enabled=true in
 # ozone-site.xml. See docs/install.md.
 #
@@ -20,6 +21,17 @@
 # One stock hook looks at the class name: the ozone_manager shell profile (shellprofile.d/hadoop-ozone-manager.sh)
 # adds OZONE_MANAGER_CLASSPATH and the Ranger multitenancy classpath only when OZONE_CLASSNAME is Ozone's
 # starter. We wrap its finalize function so it sees the stock name while it runs; whatever it does, it still does.
+#
+# The patched OM (optional; `install --with-patched-om` from the release archive): if the folder
+# OZONERC_PATCHED_OM_DIR (default: $HDDS_LIB_JARS_DIR/ozone-manager-patched, i.e. share/ozone/lib/ozone-manager-patched)
+# holds jars, `ozone om` puts them in front of everything else on its classpath, so their classes (the Ozone 2.2.0
+# classes dev-support/patches change) hide their stock twins. The launcher builds the classpath in this order:
+# the jars of share/ozone/classpath/ozone-manager.classpath, share/ozone/web, share/ozone/lib/ozone-manager/*, the
+# shell profiles' finalize hooks (OZONE_MANAGER_CLASSPATH), then ozone_finalize_classpath puts $OZONE_CONF_DIR
+# first and adds OZONE_CLASSPATH last. Only a step after all of these can put a jar first, so for `ozone om` only
+# we wrap ozone_finalize_classpath and prepend the overlay after it ran; every other command, SCM and the
+# datanode included, keeps the stock classes. The patched KeyManagerImpl starts the service itself, so with the
+# overlay the main class stays Ozone's own OzoneManagerStarter.
 
 OZONERC_STOCK_OM_CLASS=org.apache.hadoop.ozone.om.OzoneManagerStarter
 OZONERC_OM_CLASS=io.ozonerc.compaction.om.RangeCompactionOmStarter
@@ -43,8 +55,52 @@ function ozone_subcommand_om
       "${OZONERC_STOCK_OM_CLASS}; starting it unchanged, without range compaction" 1>&2
     return 0
   fi
+  if ozonerc_patched_om_jars >/dev/null; then
+    # The patched KeyManagerImpl runs the service; the stock starter stays.
+    ozonerc_wrap_finalize_classpath
+    return 0
+  fi
   OZONE_CLASSNAME="${OZONERC_OM_CLASS}"
   ozonerc_wrap_om_profile_finalize
+}
+
+## @description  The overlay jars, one a line, sorted; fails if there are none.
+function ozonerc_patched_om_jars
+{
+  local dir="${OZONERC_PATCHED_OM_DIR:-${HDDS_LIB_JARS_DIR}/ozone-manager-patched}"
+  local jar found=1
+  for jar in "${dir}"/*.jar; do
+    if [[ -f "${jar}" ]]; then
+      echo "${jar}"
+      found=0
+    fi
+  done
+  return ${found}
+}
+
+## @description  Makes ozone_finalize_classpath put the overlay jars in front of the classpath (once).
+function ozonerc_wrap_finalize_classpath
+{
+  if ! declare -F ozone_finalize_classpath >/dev/null \
+      || declare -F _ozonerc_stock_finalize_classpath >/dev/null; then
+    return 0
+  fi
+  eval "_ozonerc_stock_finalize_classpath () $(declare -f ozone_finalize_classpath | tail -n +2)"
+  function ozone_finalize_classpath
+  {
+    _ozonerc_stock_finalize_classpath "$@"
+    local jars=() i rest
+    mapfile -t jars < <(ozonerc_patched_om_jars)
+    # Prepending in reverse keeps the folder's order; an entry already on the classpath moves to the front.
+    for (( i=${#jars[@]}-1; i>=0; i-- )); do
+      rest=":${CLASSPATH}:"
+      rest="${rest//:${jars[i]}:/:}"
+      rest="${rest#:}"
+      rest="${rest%:}"
+      CLASSPATH="${jars[i]}${rest:+:${rest}}"
+    done
+    echo "Ozone Manager classpath starts with the patched OM: ${jars[*]}"
+  }
 }
 
 ## @description  Makes the ozone_manager shell profile's finalize hook see the stock class name (once).
