@@ -27,7 +27,8 @@ import java.util.function.BooleanSupplier;
  * SCM and OM of an {@link OzoneHome}, each started and stopped by that home's own {@code bin/ozone}, as an operator
  * runs them: {@code ozone scm --init}, {@code ozone --daemon start scm}, {@code ozone om --init},
  * {@code ozone --daemon start om}, {@code ozone --daemon stop om|scm}. So the OM's classpath and main class are
- * whatever the 2.2.0 launcher makes of the home, with the hook in its conf dir.
+ * whatever the home's launcher (the stand-in for the 2.2.0 one, see {@link OzoneHome}) makes of it, with the hook in
+ * its conf dir.
  *
  * <p>Everything the processes write (data, logs, pid files, the JVM's class-loading log) goes to a working folder
  * outside the home, which must stay byte for byte as the install left it. Each JVM logs the source of every class
