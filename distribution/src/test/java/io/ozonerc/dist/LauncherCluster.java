@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -179,6 +180,20 @@ final class LauncherCluster implements AutoCloseable {
 
   void stop(String name) throws Exception {
     ozone(90, "--daemon", "stop", name);
+  }
+
+  /**
+   * The OM's log file (the daemon's log4j output, ozone-USER-om-HOST.log in the logs folder) as it is now; every
+   * start of the OM appends to it.
+   */
+  String omLog() throws IOException {
+    String prefix = "ozone-" + System.getProperty("user.name") + "-om-";
+    try (var logs = Files.list(work.resolve("logs"))) {
+      List<Path> found = logs.filter(p -> p.getFileName().toString().startsWith(prefix)
+          && p.getFileName().toString().endsWith(".log")).toList();
+      assertEquals(1, found.size(), "one OM log file: " + found);
+      return Files.readString(found.get(0));
+    }
   }
 
   /** Pid of the running daemon, from the launcher's pid file. */
