@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -27,7 +28,8 @@ import java.util.function.BooleanSupplier;
  * SCM and OM of an {@link OzoneHome}, each started and stopped by that home's own {@code bin/ozone}, as an operator
  * runs them: {@code ozone scm --init}, {@code ozone --daemon start scm}, {@code ozone om --init},
  * {@code ozone --daemon start om}, {@code ozone --daemon stop om|scm}. So the OM's classpath and main class are
- * whatever the 2.2.0 launcher makes of the home, with the hook in its conf dir.
+ * whatever the home's launcher (the stand-in for the 2.2.0 one, see {@link OzoneHome}) makes of it, with the hook in
+ * its conf dir.
  *
  * <p>Everything the processes write (data, logs, pid files, the JVM's class-loading log) goes to a working folder
  * outside the home, which must stay byte for byte as the install left it. Each JVM logs the source of every class
@@ -178,6 +180,20 @@ final class LauncherCluster implements AutoCloseable {
 
   void stop(String name) throws Exception {
     ozone(90, "--daemon", "stop", name);
+  }
+
+  /**
+   * The OM's log file (the daemon's log4j output, ozone-USER-om-HOST.log in the logs folder) as it is now; every
+   * start of the OM appends to it.
+   */
+  String omLog() throws IOException {
+    String prefix = "ozone-" + System.getProperty("user.name") + "-om-";
+    try (var logs = Files.list(work.resolve("logs"))) {
+      List<Path> found = logs.filter(p -> p.getFileName().toString().startsWith(prefix)
+          && p.getFileName().toString().endsWith(".log")).toList();
+      assertEquals(1, found.size(), "one OM log file: " + found);
+      return Files.readString(found.get(0));
+    }
   }
 
   /** Pid of the running daemon, from the launcher's pid file. */

@@ -20,9 +20,11 @@ import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
 /**
- * An Ozone home laid out like the 2.2.0 tarball, for what an OM and SCM host needs: {@code bin/ozone} and
- * {@code libexec/} (the launcher, copied from the 2.2.0 sources, see {@code src/test/resources/ozone-2.2.0/}),
- * {@code etc/hadoop/}, {@code share/ozone/classpath/ozone-manager.classpath} and {@code hdds-server-scm.classpath}
+ * An Ozone home laid out like the 2.2.0 tarball, for what an OM and SCM host needs: {@code bin/ozone} (a stand-in
+ * for Ozone's launcher, written for these tests: it reproduces what the 2.2.0 launcher does for {@code om} and
+ * {@code scm} that the release's hook and install meet, see its header in {@code src/test/resources/launcher/}),
+ * {@code etc/hadoop/} (our own log4j settings), {@code share/ozone/classpath/ozone-manager.classpath} and
+ * {@code hdds-server-scm.classpath}
  * as the tarball has them (the descriptor inside each 2.2.0 jar, plus the jar itself, as Ozone's
  * {@code dist-layout-stitching} adds it), and {@code share/ozone/lib/} holding every jar those name: links to the
  * jars Maven resolved for this module's tests.
@@ -70,21 +72,16 @@ final class OzoneHome {
         + "test dependencies): " + missing);
 
     copyResourceTree(home);
-    for (String script : new String[] {"bin/ozone", "libexec/ozone-config.sh", "libexec/ozone-functions.sh"}) {
-      Files.setPosixFilePermissions(home.resolve(script), PosixFilePermissions.fromString("rwxr-xr-x"));
-    }
+    Files.setPosixFilePermissions(home.resolve("bin/ozone"), PosixFilePermissions.fromString("rwxr-xr-x"));
     return home;
   }
 
-  /** Copies src/test/resources/ozone-2.2.0 (the launcher and stock conf files) into the home. */
+  /** Copies src/test/resources/launcher (the stand-in bin/ozone and the conf files) into the home. */
   private static void copyResourceTree(Path home) throws IOException {
-    Path from = Path.of("target/test-classes/ozone-2.2.0").toAbsolutePath();
+    Path from = Path.of("target/test-classes/launcher").toAbsolutePath();
     try (Stream<Path> files = Files.walk(from)) {
       for (Path f : files.toList()) {
         Path rel = from.relativize(f);
-        if (rel.toString().equals("README.md")) {
-          continue;
-        }
         Path to = home.resolve(rel.toString());
         if (Files.isDirectory(f)) {
           Files.createDirectories(to);

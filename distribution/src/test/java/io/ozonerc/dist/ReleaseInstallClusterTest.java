@@ -22,19 +22,20 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
 /**
  * The release end to end on an Ozone home laid out like the 2.2.0 tarball ({@link OzoneHome}): the build's archive
- * unpacked with tar, its install script run into the home, SCM and OM started by the home's own 2.2.0
- * {@code bin/ozone} ({@link LauncherCluster}), and the running OM's class-loading log read to see which jar each
- * class came from. Then {@code --uninstall}, and every file of the home compared with what it was before.
+ * unpacked with tar, its install script run into the home, SCM and OM started by the home's {@code bin/ozone} (a
+ * stand-in for the 2.2.0 launcher, see {@link OzoneHome}; {@link LauncherCluster}), and the running OM's
+ * class-loading log read to see which jar each class came from, and its log that the service started. Then
+ * {@code --uninstall}, and every file of the home compared with what it was before.
  *
  * <p>Two rounds on one home, whose conf dir already has an ozone-user-functions.sh of the operator's (ending
  * without a newline), so the hook is merged into it and taken out again:
  * <ol>
  *   <li>plain install: {@code ozone om} runs RangeCompactionOmStarter from the installed plugin jar, the stock
- *       KeyManagerImpl, and the service publishes its metrics;
+ *       KeyManagerImpl, and the service starts with ozone-site.xml's settings and publishes its metrics;
  *   <li>{@code --with-patched-om}: every patched class the OM loads comes from the overlay jar, ahead of the stock
- *       jars; the main class stays Ozone's OzoneManagerStarter, and the patched KeyManagerImpl reaches the plugin
- *       jar (see the note in the test on why the service's metrics are not awaited); SCM, started by the same
- *       launcher, loads the stock classes.
+ *       jars; the main class stays Ozone's OzoneManagerStarter, and the patched KeyManagerImpl starts the service
+ *       from the plugin jar with ozone-site.xml's settings; SCM, started by the same launcher, loads the stock
+ *       classes.
  * </ol>
  * About 90 s on two shared cores (four JVM starts). {@code -Drelease.cluster.it=false} skips it.
  */
@@ -77,6 +78,8 @@ class ReleaseInstallClusterTest {
       cluster.stop("om");
       cluster.stop("scm");
       Map<String, String> om = loaded(cluster.classLog("om", omPid));
+      String omLog = cluster.omLog();
+      assertServiceStarted(omLog);
       assertEquals(source(plugin), om.get("io.ozonerc.compaction.om.RangeCompactionOmStarter"),
           "ozone om runs our starter from the installed jar");
       assertEquals(source(plugin), om.get("io.ozonerc.compaction.service.RangeCompactionService"));
@@ -94,8 +97,8 @@ class ReleaseInstallClusterTest {
       assertEquals(0, installed.exit(), installed.output());
       assertTrue(Files.isRegularFile(overlay), installed.output());
       cluster.startScm(false);
-      // Not waiting for the service's metrics here: see the note on OmAttachment below.
-      String omStart = cluster.startOm(false, false);
+      int omLogBefore = omLog.length();
+      String omStart = cluster.startOm(false, true);
       assertTrue(omStart.contains("Ozone Manager classpath starts with the patched OM: " + overlay), omStart);
       omPid = cluster.pid("om");
       long scmPid = cluster.pid("scm");
@@ -103,6 +106,7 @@ class ReleaseInstallClusterTest {
       cluster.stop("scm");
       om = loaded(cluster.classLog("om", omPid));
       Map<String, String> scm = loaded(cluster.classLog("scm", scmPid));
+      assertServiceStarted(cluster.omLog().substring(omLogBefore));
 
       List<String> patched = classesIn(overlay);
       List<String> wrong = new ArrayList<>();
@@ -124,10 +128,7 @@ class ReleaseInstallClusterTest {
       assertEquals(source(stockOm), om.get("org.apache.hadoop.ozone.om.OzoneManagerStarter"));
       assertFalse(om.containsKey("io.ozonerc.compaction.om.RangeCompactionOmStarter"),
           "with the overlay the stock starter runs; the patched KeyManagerImpl starts the service");
-      // The patched KeyManagerImpl reaches the plugin jar. Whether the service then runs is not checked: with
-      // Ozone's own starter our -default.xml is registered (when RangeCompactionConfig loads) after the OM read
-      // ozone-site.xml, and Hadoop's reload lets the defaults win, so service.enabled=true reads false. That is to be
-      // fixed in ozone-om-compaction; then assert range_compaction_rounds_run on /prom here as in round 1.
+      // The patched KeyManagerImpl reaches the plugin jar, and the service there read ozone-site.xml (above).
       assertEquals(source(plugin), om.get("io.ozonerc.compaction.om.OmAttachment"));
       assertEquals(source(lib.resolve("ozone-manager/ozone-om-metadata-" + v + ".jar")),
           om.get("io.ozonerc.metadata.om.KeyAwareDirectoryTable"));
@@ -147,6 +148,16 @@ class ReleaseInstallClusterTest {
         System.err.println("kept for inspection: " + scratch);
       }
     }
+  }
+
+  /**
+   * The OM ran the service with ozone-site.xml's {@code ozone.om.range.compaction.service.enabled=true}: it logged
+   * its start with that setting and never that it is disabled.
+   */
+  private static void assertServiceStarted(String omLog) {
+    assertTrue(omLog.contains(" INFO io.ozonerc.compaction.service.RangeCompactionService: Starting with "
+        + "RangeCompactionConfig{enabled=true, "), "the service's start in the OM log:\n" + omLog);
+    assertFalse(omLog.contains("Range compaction disabled"), omLog);
   }
 
   /** How -Xlog:class+load names a class's jar: by its real path (the home's library jars are links). */
