@@ -33,7 +33,7 @@ final class DefaultsResource {
   /** Registers {@code name} as the first default resource, once; returns whether it is registered afterwards. */
   static boolean registerFirst(String name) {
     synchronized (Configuration.class) { // the monitor of Configuration's static synchronized methods
-      List<String> defaults = hadoopDefaults();
+      List<String> defaults = hadoopDefaults(name);
       if (defaults == null) {
         return false;
       }
@@ -47,15 +47,14 @@ final class DefaultsResource {
   }
 
   @SuppressWarnings("unchecked")
-  private static List<String> hadoopDefaults() {
+  private static List<String> hadoopDefaults(String name) {
     try {
       Field f = Configuration.class.getDeclaredField(HADOOP_FIELD);
       f.setAccessible(true);
       return (List<String>) f.get(null);
     } catch (ReflectiveOperationException | RuntimeException e) {
       LOG.warn("Cannot list {} among Hadoop's default configuration resources ({}): /conf will not show unset "
-          + "ozone.om.range.compaction.* keys; the service's values are not affected", RangeCompactionConfig
-          .DEFAULTS_RESOURCE, e.toString());
+          + "keys it declares; the values in force are not affected", name, e.toString());
       return null;
     }
   }
