@@ -128,11 +128,14 @@ class DashboardQueriesClusterTest {
       long start = System.currentTimeMillis() / 1000;
 
       runWorkload("127.0.0.1:" + ports.get("OM_RPC_PORT"));
-      // Compacted, and Prometheus has scraped it: the rates and per-table series below have data.
-      poll(90, "a compacted range in Prometheus", () ->
+      // keyTable's deletes compacted, and Prometheus has scraped it: the rates and per-table series below have
+      // data. The count is keyTable's own: creating keys leaves as many openKeyTable tombstones, whose compaction
+      // alone would pass an all-tables count before the deletes are even committed, and a stock 2.2.0 listing that
+      // runs while the OM commits deletes and evicts their cache tombstones can list some deleted keys.
+      poll(90, "keyTable's deletes compacted, in Prometheus", () ->
           !series(api, "query?query=" + enc("range_compaction_ranges_compacted > 0")).isEmpty()
-              && !series(api, "query?query=" + enc("range_compaction_tombstones_removed >= " + (DELETED - 10)))
-              .isEmpty());
+              && !series(api, "query?query=" + enc("range_compaction_table_tombstones_removed{table=\"keyTable\"} >= "
+              + (DELETED - 10))).isEmpty());
       listKeys("127.0.0.1:" + ports.get("OM_RPC_PORT"), 5);
       // Two more scrapes after the last listing, so its counters are in the window of every rate.
       long listed = System.currentTimeMillis() / 1000;
