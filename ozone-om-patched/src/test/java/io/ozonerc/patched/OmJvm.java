@@ -40,6 +40,11 @@ public final class OmJvm {
     return new OmJvm(patched, dir.toAbsolutePath());
   }
 
+  /** The same JVM with class files in {@code dir} ahead of everything (a mutated patched class, in tests). */
+  public OmJvm withClassesFirst(Path dir) {
+    return withConfDir(dir);
+  }
+
   public String name() {
     return patched ? "patched" : "stock";
   }

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -56,11 +57,13 @@ class UpstreamPatchCheckTest {
   @ParameterizedTest
   @MethodSource("patches")
   void appliesExactlyAndCompilesAgainstOzone(Path patchFile, @TempDir Path tmp) throws Exception {
-    List<FilePatch> files = UnifiedDiff.parse(Files.readString(patchFile));
+    String patchText = Files.readString(patchFile);
+    List<FilePatch> files = UnifiedDiff.parse(patchText);
+    List<String> bases = PatchedSources.appliesAfter(patchText);
     Map<FilePatch, String> originals = new LinkedHashMap<>();
     List<Path> patchedSources = new ArrayList<>();
     for (FilePatch f : files) {
-      String original = readFromSourcesJar(f.path());
+      String original = textBefore(f, bases);
       originals.put(f, original);
       String patched;
       try {
@@ -75,7 +78,19 @@ class UpstreamPatchCheckTest {
       patchedSources.add(out);
     }
 
-    List<String> errors = compile(patchedSources, tmp.resolve("classes"));
+    // A patch on top of others compiles with their other files too (what it calls may be added there).
+    List<Path> withBases = new ArrayList<>(patchedSources);
+    for (String base : bases) {
+      for (FilePatch b : UnifiedDiff.parse(Files.readString(repoRoot().resolve("dev-support/patches").resolve(base)))) {
+        Path out = tmp.resolve("src").resolve(javaPath(b.path()));
+        if (files.stream().noneMatch(f -> f.path().equals(b.path())) && !Files.exists(out)) {
+          Files.createDirectories(out.getParent());
+          Files.writeString(out, UnifiedDiff.apply(readFromSourcesJar(b.path()), b));
+          withBases.add(out);
+        }
+      }
+    }
+    List<String> errors = compile(withBases, tmp.resolve("classes"));
     assertTrue(errors.isEmpty(), patchFile.getFileName() + " applies but does not compile against Ozone "
         + OZONE_VERSION + ":\n" + String.join("\n", errors));
     for (Path src : patchedSources) {
@@ -136,12 +151,13 @@ class UpstreamPatchCheckTest {
   @Test
   void buildOutputIsAllPatchesAppliedInTurn(@TempDir Path tmp) throws Exception {
     Path tree = tmp.resolve("git-tree");
-    List<Path> all = patches().toList();
+    // The release patches in name order, then those written on top of them.
+    List<Path> all = patches().sorted(Comparator.comparing(UpstreamPatchCheckTest::isStacked)).toList();
     Map<String, Path> touched = new LinkedHashMap<>();
     for (Path patch : all) {
       for (FilePatch f : UnifiedDiff.parse(Files.readString(patch))) {
         Path p = tree.resolve(f.path());
-        if (touched.putIfAbsent(f.path(), p) == null) {
+        if (touched.putIfAbsent(f.path(), p) == null && !f.creates()) {
           Files.createDirectories(p.getParent());
           Files.writeString(p, readFromSourcesJar(f.path()));
         }
@@ -155,6 +171,35 @@ class UpstreamPatchCheckTest {
       assertEquals(Files.readString(e.getValue()), Files.readString(generated.resolve(javaPath(e.getKey()))),
           "the build's " + e.getKey() + " differs from git apply of " + all.size() + " patches");
     }
+  }
+
+  private static boolean isStacked(Path patch) {
+    try {
+      return !PatchedSources.appliesAfter(Files.readString(patch)).isEmpty();
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /**
+   * The text a patch's change of one file applies to: empty for a new file, else the 2.2.0 file with the patches
+   * it applies after (those that touch the file) applied.
+   */
+  private static String textBefore(FilePatch f, List<String> bases) throws IOException, PatchException {
+    if (f.creates()) {
+      return "";
+    }
+    String original = readFromSourcesJar(f.path());
+    List<FilePatch> under = new ArrayList<>();
+    for (String base : bases) {
+      Path basePatch = repoRoot().resolve("dev-support/patches").resolve(base);
+      for (FilePatch b : UnifiedDiff.parse(Files.readString(basePatch))) {
+        if (b.path().equals(f.path())) {
+          under.add(b);
+        }
+      }
+    }
+    return under.isEmpty() ? original : UnifiedDiff.applyAll(original, under);
   }
 
   /** Javac over the patched files with the 2.2.0 jars and this project's modules; errors as text. */
@@ -184,6 +229,9 @@ class UpstreamPatchCheckTest {
   private static void sameAsGitApply(Path patchFile, Map<FilePatch, String> originals, Path tmp) throws Exception {
     Path tree = tmp.resolve("git-tree");
     for (Map.Entry<FilePatch, String> e : originals.entrySet()) {
+      if (e.getKey().creates()) {
+        continue;
+      }
       Path p = tree.resolve(e.getKey().path());
       Files.createDirectories(p.getParent());
       Files.writeString(p, e.getValue());

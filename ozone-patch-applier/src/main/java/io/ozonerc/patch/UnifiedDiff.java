@@ -11,16 +11,19 @@ import java.util.regex.Pattern;
  * against, and for building the patched sources from it. Unlike {@code patch} or {@code git apply} it has no fuzz and no offset: every hunk must sit at the line
  * its header names, every context and removed line must match byte for byte, and the header counts must agree with
  * the hunk body. Text before a file's {@code ---} line (a description, {@code diff --git}, {@code index}) is ignored,
- * as both tools ignore it. Not supported, and rejected: "\ No newline at end of file", renames, binary patches,
- * new or deleted files.
+ * as both tools ignore it. A new file ({@code --- /dev/null}) is a patch of the empty text. Not supported, and
+ * rejected: "\ No newline at end of file", renames, binary patches, deleted files.
  */
 public final class UnifiedDiff {
   private static final Pattern HUNK = Pattern.compile("^@@ -(\\d+)(?:,(\\d+))? \\+(\\d+)(?:,(\\d+))? @@.*$");
 
   private UnifiedDiff() { }
 
-  /** One file's change: the path after the {@code a/}, {@code b/} prefix (patch -p1), and its hunks in order. */
-  public record FilePatch(String path, List<Hunk> hunks) { }
+  /**
+   * One file's change: the path after the {@code a/}, {@code b/} prefix (patch -p1), its hunks in order, and whether
+   * it creates the file ({@code --- /dev/null}; its one hunk then applies to the empty text).
+   */
+  public record FilePatch(String path, List<Hunk> hunks, boolean creates) { }
 
   /** One hunk: 1-based start lines and counts as its header says, body lines with their ' ', '-', '+' marks. */
   public record Hunk(int oldStart, int oldCount, int newStart, int newCount, List<String> body) {
@@ -52,8 +55,12 @@ public final class UnifiedDiff {
       if (i + 1 >= lines.size() || !lines.get(i + 1).startsWith("+++ ")) {
         throw new PatchException("line " + (i + 1) + ": '---' not followed by '+++'");
       }
-      String oldPath = stripPrefix(lines.get(i).substring(4), "a/", i);
+      if (lines.get(i + 1).substring(4).split("\t", 2)[0].equals("/dev/null")) {
+        throw new PatchException("line " + (i + 2) + ": deleting a file is not supported");
+      }
       String newPath = stripPrefix(lines.get(i + 1).substring(4), "b/", i + 1);
+      boolean creates = lines.get(i).substring(4).split("\t", 2)[0].equals("/dev/null");
+      String oldPath = creates ? newPath : stripPrefix(lines.get(i).substring(4), "a/", i);
       if (!oldPath.equals(newPath)) {
         throw new PatchException("line " + (i + 1) + ": renames are not supported (" + oldPath + " -> " + newPath
             + ")");
@@ -101,7 +108,10 @@ public final class UnifiedDiff {
       if (hunks.isEmpty()) {
         throw new PatchException(oldPath + ": no hunks");
       }
-      files.add(new FilePatch(oldPath, hunks));
+      if (creates && (hunks.size() != 1 || hunks.get(0).oldCount() != 0)) {
+        throw new PatchException(oldPath + ": a new file's patch must be one hunk with no old lines");
+      }
+      files.add(new FilePatch(oldPath, hunks, creates));
     }
     if (files.isEmpty()) {
       throw new PatchException("no file changes found");

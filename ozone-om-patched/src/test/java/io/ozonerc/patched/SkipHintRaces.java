@@ -1,0 +1,235 @@
+package io.ozonerc.patched;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.hadoop.hdds.conf.OzoneConfiguration;
+import org.apache.hadoop.hdds.utils.db.BatchOperation;
+import org.apache.hadoop.hdds.utils.db.SkipHints;
+import org.apache.hadoop.hdds.utils.db.Table;
+import org.apache.hadoop.hdds.utils.db.Table.KeyValue;
+import org.apache.hadoop.hdds.utils.db.TableIterator;
+import org.apache.hadoop.hdds.utils.db.cache.CacheKey;
+import org.apache.hadoop.hdds.utils.db.cache.CacheValue;
+import org.apache.hadoop.ozone.OzoneConfigKeys;
+import org.apache.hadoop.ozone.om.OMConfigKeys;
+import org.apache.hadoop.ozone.om.OmMetadataManagerImpl;
+import org.apache.hadoop.ozone.om.helpers.BucketLayout;
+import org.apache.hadoop.ozone.om.helpers.OmBucketInfo;
+import org.apache.hadoop.ozone.om.helpers.OmKeyInfo;
+import org.apache.hadoop.ozone.om.helpers.OmVolumeArgs;
+
+/**
+ * Main for {@link OmJvm}: the interleavings of a listing and a write that a skip hint must survive, each run step
+ * by step on a real {@link OmMetadataManagerImpl} whose key tables have hints, with the OM's own write steps (cache
+ * entry at apply, batch put, commit, batch close, cache clean-up of the epoch, eviction). Each scenario writes one
+ * line: {@code ok NAME ...} or {@code FAIL NAME ...}. {@link SkipHintRacesTest} runs it on the patch as built and
+ * on copies with one safety step removed.
+ *
+ * <p>Every scenario starts from bucket {@code vol/q} holding {@code k-000..k-099} with {@code k-000..k-049}
+ * deleted (the dead head of a queue), and ends by checking that the key it created into the dead head is returned
+ * by a listing and by a plain iterator read made after the write.
+ */
+public final class SkipHintRaces {
+  static final String VOLUME = "vol";
+  private static final String BUCKET = "q";
+  private static final String PREFIX = "/" + VOLUME + "/" + BUCKET + "/";
+  private static final String INTO_DEAD_HEAD = "k-010";
+
+  private final OmMetadataManagerImpl om;
+  private final Table<String, OmKeyInfo> keys;
+  private long epoch = 1;
+
+  private SkipHintRaces(OmMetadataManagerImpl om) {
+    this.om = om;
+    this.keys = om.getKeyTable(BucketLayout.OBJECT_STORE);
+  }
+
+  public static void main(String[] args) throws Exception {
+    Path out = Path.of(args[0]);
+    List<String> lines = new ArrayList<>();
+    for (String scenario : List.of("learnsAndSkips", "viewThenCommit", "appliedNotCommitted", "retireOnCreate",
+        "hintFromNewerView")) {
+      Path dir = Files.createTempDirectory(out.toAbsolutePath().getParent(), "om-" + scenario);
+      OzoneConfiguration conf = new OzoneConfiguration();
+      conf.set(OMConfigKeys.OZONE_OM_DB_DIRS, dir.toString());
+      conf.set(OzoneConfigKeys.OZONE_METADATA_STORE_ROCKSDB_STATISTICS, "ALL");
+      OmMetadataManagerImpl om = new OmMetadataManagerImpl(conf, null);
+      SkipHints.Group hints = new SkipHints.Group(SkipHints.Settings.fromConfig(conf));
+      hints.attach(om::getTable);
+      try {
+        SkipHintRaces r = new SkipHintRaces(om);
+        r.queueWithDeadHead();
+        lines.add((String) SkipHintRaces.class.getDeclaredMethod(scenario).invoke(r));
+      } finally {
+        hints.close();
+        om.stop();
+      }
+    }
+    Files.write(out, lines);
+  }
+
+  /** A list after the first one jumps over the dead head: RocksDB skips almost nothing. */
+  String learnsAndSkips() throws Exception {
+    long s0 = IterSkips.read(om);
+    String first = listed();
+    long s1 = IterSkips.read(om);
+    String second = listed();
+    long s2 = IterSkips.read(om);
+    long used = keyHints().size();
+    boolean ok = first.equals(second) && first.startsWith("k-050 ") && s1 - s0 >= 50 && s2 - s1 < 5 && used == 1;
+    return (ok ? "ok" : "FAIL") + " learnsAndSkips first-skips=" + (s1 - s0) + " second-skips=" + (s2 - s1)
+        + " hints=" + used + " first=" + head(first) + " second=" + head(second);
+  }
+
+  /**
+   * The known race: a listing takes its view, a create into the dead head commits after it, then the listing
+   * seeks and would install a hint past the new key.
+   */
+  String viewThenCommit() throws Exception {
+    try (TableIterator<String, ? extends KeyValue<String, OmKeyInfo>> learner = keys.boundedIterator(PREFIX)) {
+      create(INTO_DEAD_HEAD);                 // apply, commit, close, clean-up, eviction: all after the view
+      learner.seek(PREFIX);                   // finds k-050 in its old view; must not install it
+    }
+    return verdict("viewThenCommit");
+  }
+
+  /** A create applied to the cache and put in a batch, but not committed, while a listing learns. */
+  String appliedNotCommitted() throws Exception {
+    long e = epoch++;
+    String dbKey = om.getOzoneKey(VOLUME, BUCKET, INTO_DEAD_HEAD);
+    OmKeyInfo info = StoreListCases.keyInfo(BUCKET, INTO_DEAD_HEAD, e);
+    keys.addCacheEntry(new CacheKey<>(dbKey), CacheValue.get(e, info));
+    String readerSaw;
+    try (BatchOperation batch = om.getStore().initBatchOperation()) {
+      keys.putWithBatch(batch, dbKey, info);
+      listed();                               // learns from a view without the key
+      om.getStore().commitBatchOperation(batch);
+      // Committed, not yet closed: a reader of RocksDB alone (the OM's background scans) must see the key.
+      readerSaw = firstByIterator();
+    }
+    keys.cleanupCache(List.of(e));
+    awaitEvicted(dbKey);
+    String v = verdict("appliedNotCommitted");
+    boolean ok = v.startsWith("ok") && readerSaw.equals(INTO_DEAD_HEAD);
+    return (ok ? "ok" : "FAIL") + v.substring(v.indexOf(' ')) + " reader-between-commit-and-close=" + readerSaw;
+  }
+
+  /** A hint is learned, then a create lands in its span. */
+  String retireOnCreate() throws Exception {
+    listed();
+    boolean learned = keyHints().size() == 1;
+    create(INTO_DEAD_HEAD);
+    String v = verdict("retireOnCreate");
+    return (learned && v.startsWith("ok") ? "ok" : "FAIL") + v.substring(v.indexOf(' ')) + " learned=" + learned;
+  }
+
+  /**
+   * A reader's view holds a key; the key is deleted and a newer listing learns a hint past it; the older reader
+   * then seeks: it must return the key its view holds, as a reader without hints does.
+   */
+  String hintFromNewerView() throws Exception {
+    create(INTO_DEAD_HEAD);
+    String sawFirst;
+    try (TableIterator<String, ? extends KeyValue<String, OmKeyInfo>> old = keys.boundedIterator(PREFIX)) {
+      delete(INTO_DEAD_HEAD);
+      listed();                               // learns k-050 from a view without k-010
+      KeyValue<String, OmKeyInfo> kv = old.seek(PREFIX);
+      sawFirst = kv == null ? "none" : name(kv.getKey());
+    }
+    boolean ok = sawFirst.equals(INTO_DEAD_HEAD) && keyHints().size() == 1;
+    return (ok ? "ok" : "FAIL") + " hintFromNewerView old-reader-first=" + sawFirst + " hints=" + keyHints().size();
+  }
+
+  private String verdict(String name) throws Exception {
+    String list = listed();
+    String first = firstByIterator();
+    boolean ok = list.startsWith(INTO_DEAD_HEAD + " ") && first.equals(INTO_DEAD_HEAD);
+    return (ok ? "ok" : "FAIL") + " " + name + " list=" + head(list) + " iterator-first=" + first;
+  }
+
+  private void queueWithDeadHead() throws Exception {
+    om.getVolumeTable().put(om.getVolumeKey(VOLUME), OmVolumeArgs.newBuilder().setVolume(VOLUME)
+        .setAdminName("admin").setOwnerName("owner").setObjectID(1).setUpdateID(1).setCreationTime(1).build());
+    OmBucketInfo bucket = OmBucketInfo.newBuilder().setVolumeName(VOLUME).setBucketName(BUCKET).setObjectID(10)
+        .setUpdateID(1).setCreationTime(1).setBucketLayout(BucketLayout.OBJECT_STORE).build();
+    om.getBucketTable().put(om.getBucketKey(VOLUME, BUCKET), bucket);
+    om.getBucketTable().addCacheEntry(om.getBucketKey(VOLUME, BUCKET), bucket, epoch++);
+    try (BatchOperation batch = om.getStore().initBatchOperation()) {
+      for (int i = 0; i < 100; i++) {
+        String name = String.format("k-%03d", i);
+        keys.putWithBatch(batch, om.getOzoneKey(VOLUME, BUCKET, name), StoreListCases.keyInfo(BUCKET, name, i));
+      }
+      om.getStore().commitBatchOperation(batch);
+    }
+    try (BatchOperation batch = om.getStore().initBatchOperation()) {
+      for (int i = 0; i < 50; i++) {
+        keys.deleteWithBatch(batch, om.getOzoneKey(VOLUME, BUCKET, String.format("k-%03d", i)));
+      }
+      om.getStore().commitBatchOperation(batch);
+    }
+  }
+
+  /** The OM's steps for a key create: cache entry, batch put, commit, close, clean-up, eviction. */
+  private void create(String name) throws Exception {
+    long e = epoch++;
+    String dbKey = om.getOzoneKey(VOLUME, BUCKET, name);
+    OmKeyInfo info = StoreListCases.keyInfo(BUCKET, name, e);
+    keys.addCacheEntry(new CacheKey<>(dbKey), CacheValue.get(e, info));
+    try (BatchOperation batch = om.getStore().initBatchOperation()) {
+      keys.putWithBatch(batch, dbKey, info);
+      om.getStore().commitBatchOperation(batch);
+    }
+    keys.cleanupCache(List.of(e));
+    awaitEvicted(dbKey);
+  }
+
+  private void delete(String name) throws Exception {
+    long e = epoch++;
+    String dbKey = om.getOzoneKey(VOLUME, BUCKET, name);
+    keys.addCacheEntry(new CacheKey<>(dbKey), CacheValue.get(e));
+    try (BatchOperation batch = om.getStore().initBatchOperation()) {
+      keys.deleteWithBatch(batch, dbKey);
+      om.getStore().commitBatchOperation(batch);
+    }
+    keys.cleanupCache(List.of(e));
+    awaitEvicted(dbKey);
+  }
+
+  /** Eviction runs on the cache's own thread; afterwards a key is found only in RocksDB. */
+  private void awaitEvicted(String dbKey) throws InterruptedException {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (keys.getCacheValue(new CacheKey<>(dbKey)) != null) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the cache did not evict " + dbKey + " in 30 s");
+      }
+      Thread.sleep(5);
+    }
+  }
+
+  private String listed() throws Exception {
+    return om.listKeys(VOLUME, BUCKET, null, null, 1000).getKeys().stream().map(OmKeyInfo::getKeyName)
+        .collect(Collectors.joining(" ")) + " ";
+  }
+
+  /** The first key a fresh bounded iterator over the bucket reads from RocksDB (no cache involved). */
+  private String firstByIterator() throws Exception {
+    try (TableIterator<String, ? extends KeyValue<String, OmKeyInfo>> i = keys.boundedIterator(PREFIX)) {
+      return i.hasNext() ? name(i.next().getKey()) : "none";
+    }
+  }
+
+  private SkipHints keyHints() {
+    return ((org.apache.hadoop.hdds.utils.db.TypedTable<?, ?>) keys).getSkipHints();
+  }
+
+  private static String name(String dbKey) {
+    return dbKey.substring(PREFIX.length());
+  }
+
+  private static String head(String list) {
+    return list.length() > 24 ? list.substring(0, 24) + "..." : list.trim();
+  }
+}
