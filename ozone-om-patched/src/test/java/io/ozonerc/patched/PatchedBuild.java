@@ -44,6 +44,25 @@ public final class PatchedBuild {
     return names;
   }
 
+  /** The classes a patch of the set adds (its file patch starts from /dev/null). */
+  public static List<String> addedClassNames() throws IOException {
+    List<String> names = new ArrayList<>();
+    try (java.util.stream.Stream<Path> patches = Files.list(UpstreamPatchCheckTest.repoRoot()
+        .resolve("dev-support/patches"))) {
+      for (Path patch : patches.filter(p -> p.toString().endsWith(".patch")).sorted().toList()) {
+        for (io.ozonerc.patch.UnifiedDiff.FilePatch f : io.ozonerc.patch.UnifiedDiff.parse(Files.readString(patch))) {
+          if (f.creates()) {
+            String javaPath = f.path().substring(f.path().indexOf("src/main/java/") + "src/main/java/".length());
+            names.add(javaPath.substring(0, javaPath.length() - ".java".length()).replace('/', '.'));
+          }
+        }
+      }
+    } catch (io.ozonerc.patch.UnifiedDiff.PatchException e) {
+      throw new IOException(e);
+    }
+    return names;
+  }
+
   /** The jar or directory a class was loaded from. */
   public static Path loadedFrom(Class<?> c) {
     CodeSource cs = c.getProtectionDomain().getCodeSource();

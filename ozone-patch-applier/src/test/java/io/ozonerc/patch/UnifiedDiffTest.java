@@ -116,6 +116,47 @@ class UnifiedDiffTest {
     assertTrue(e.getMessage().contains("overlap"), e.getMessage());
   }
 
+  @Test
+  void createsANewFileFromTheEmptyText() throws PatchException {
+    FilePatch f = UnifiedDiff.parse("diff --git a/d/N.java b/d/N.java\nnew file mode 100644\n--- /dev/null\n"
+        + "+++ b/d/N.java\n@@ -0,0 +1,2 @@\n+class N {\n+}\n").get(0);
+    assertTrue(f.creates());
+    assertEquals("d/N.java", f.path());
+    assertEquals("class N {\n}\n", UnifiedDiff.apply("", f));
+  }
+
+  @Test
+  void refusesDeletingAFile() {
+    PatchException e = assertThrows(PatchException.class,
+        () -> UnifiedDiff.parse("--- a/f\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-one\n"));
+    assertTrue(e.getMessage().contains("deleting a file"), e.getMessage());
+  }
+
+  // A patch that applies after another is written against that one's result, and goes after the release patches.
+  @Test
+  void appliesALaterPatchOnTheResultOfItsBase() throws PatchException {
+    FilePatch base = UnifiedDiff.parse("--- a/f\n+++ b/f\n@@ -1,2 +1,3 @@\n one\n+one and a half\n two\n").get(0);
+    FilePatch later = UnifiedDiff.parse("--- a/f\n+++ b/f\n@@ -2,2 +2,2 @@\n-one and a half\n+1.5\n two\n").get(0);
+    java.util.Map<String, List<String>> bases = java.util.Map.of("base.patch", List.of(),
+        "later.patch", List.of("base.patch"), "other.patch", List.of());
+    String out = PatchedSources.applyInOrder("f", List.of(later, base), List.of("later.patch", "base.patch"), bases,
+        ORIGINAL);
+    assertTrue(out.startsWith("one\n1.5\ntwo\n"), out);
+
+    // A release patch the later one does not name also changes the file: its lines would be off.
+    FilePatch other = UnifiedDiff.parse("--- a/f\n+++ b/f\n@@ -5,3 +5,2 @@\n five\n-six\n seven\n").get(0);
+    PatchException e = assertThrows(PatchException.class, () -> PatchedSources.applyInOrder("f",
+        List.of(later, base, other), List.of("later.patch", "base.patch", "other.patch"), bases, ORIGINAL));
+    assertTrue(e.getMessage().contains("[other.patch] also change(s)"), e.getMessage());
+  }
+
+  @Test
+  void readsTheAppliesAfterLine() {
+    assertEquals(List.of("a.patch", "b.patch"),
+        PatchedSources.appliesAfter("Title\n\nApplies after: a.patch, b.patch\n\n--- a/f\n+++ b/f\n"));
+    assertEquals(List.of(), PatchedSources.appliesAfter("Title\n--- a/f\n+++ b/f\nApplies after: x.patch\n"));
+  }
+
   private static String applyOne(String original, String patch) {
     try {
       return UnifiedDiff.apply(original, UnifiedDiff.parse(patch).get(0));

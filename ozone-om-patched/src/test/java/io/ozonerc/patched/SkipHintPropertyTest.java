@@ -1,0 +1,52 @@
+package io.ozonerc.patched;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Property: with skip hints, every listing returns exactly what stock 2.2.0 returns. The same seeded queue
+ * workload ({@link SkipHintListCases}: creates into dead heads and at tails, queue deletes, unflushed cache
+ * entries, flushes, lists from bucket starts, random keys, prefixes and pages) runs in a stock JVM and in a patched
+ * one whose key tables have hints, and every line must match. The hints must have been used, retired and learned
+ * many times, or the comparison would prove nothing.
+ */
+class SkipHintPropertyTest {
+  private static final int STEPS = 4000;
+  private static final Pattern COUNTERS = Pattern.compile(
+      "hints entries=\\d+ used=(\\d+) learned=(\\d+) refused=(\\d+) retired=(\\d+) pending=(\\d+)");
+
+  @ParameterizedTest
+  @ValueSource(longs = {11, 12, 13})
+  void listingsWithHintsAreStockListings(long seed) throws Exception {
+    Path work = Path.of("target/om-jvm/skip-hint-list-" + seed);
+    List<String> stock = OmJvm.stock().run(SkipHintListCases.class, work, 300, String.valueOf(seed),
+        String.valueOf(STEPS));
+    List<String> patched = OmJvm.patched().run(SkipHintListCases.class, work, 300, String.valueOf(seed),
+        String.valueOf(STEPS));
+    assertEquals(stock.size() + 1, patched.size(), "the patched run has one more line, its hint counters");
+    for (int i = 0; i < stock.size(); i++) {
+      assertEquals(stock.get(i), patched.get(i), "seed " + seed);
+    }
+    assertTrue(stock.size() > STEPS / 4, "few listings: " + stock.size());
+    assertTrue(stock.stream().filter(l -> l.contains(" start=null ") && l.contains(" -> k-")).count() > 100,
+        "few non-empty listings from a bucket start");
+
+    Matcher m = COUNTERS.matcher(patched.get(patched.size() - 1));
+    assertTrue(m.matches(), patched.get(patched.size() - 1));
+    long used = Long.parseLong(m.group(1));
+    long learned = Long.parseLong(m.group(2));
+    long retired = Long.parseLong(m.group(4));
+    long pending = Long.parseLong(m.group(5));
+    assertTrue(used > 100, "hints used only " + used + " times");
+    assertTrue(learned > 100, "hints learned only " + learned + " times");
+    assertTrue(retired > 20, "hints retired only " + retired + " times: no create landed in a hinted span");
+    assertEquals(0, pending, "every put was flushed and cleaned up, none may stay pending");
+  }
+}
