@@ -23,12 +23,14 @@ import org.apache.hadoop.ozone.om.helpers.OmVolumeArgs;
  * Main for {@link OmJvm}: a seeded random queue workload on a real {@link OmMetadataManagerImpl}, listing between
  * the writes, one line per listing, so the stock run and the patched run (whose key tables get skip hints, when the
  * class exists) can be compared line by line. Writes go the OM's way: a cache entry at apply, then batches of
- * several requests committed, closed and cleaned up later, so listings meet keys only in the cache, keys committed
- * but not evicted, deletes in the cache only, and memtable and level-0 flushes in between. Creates go into the dead
+ * several requests committed, closed and cleaned up later, so listings meet keys only in the cache, deletes in the
+ * cache only, and memtable and level-0 flushes in between. Each flush waits for the cache to evict what it
+ * cleaned, so both runs list from the same cache. Creates go into the dead
  * heads of the queues (below their oldest live key) as well as at their tails; lists run from the bucket start,
  * from random and missing start keys, under prefixes, and page to the end.
  *
- * <p>Arguments: OUT SEED STEPS [KEY=VALUE settings...]. The patched run ends with a {@code hints} line (its counters), not compared.
+ * <p>Arguments: OUT SEED STEPS [KEY=VALUE settings...]. The patched run ends with a {@code hints} line (its
+ * counters), not compared.
  */
 public final class SkipHintListCases {
   private static final String VOLUME = "vol";
