@@ -1,0 +1,44 @@
+package io.ozonerc.patched;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hdds.utils.db.SkipHints;
+import org.apache.hadoop.ozone.om.OmMetadataManagerImpl;
+
+/**
+ * Run by {@link SkipHintsSiteTest} in a JVM whose class path starts with a directory holding an
+ * {@code ozone-site.xml}: starts a MiniOzoneCluster on it and writes the skip hint settings its OM runs with, or,
+ * if the OM does not start, the error and where it was thrown.
+ *
+ * <p>Argument: the output file.
+ */
+public final class SkipHintsSiteOm {
+  private SkipHintsSiteOm() { }
+
+  public static void main(String[] args) throws Exception {
+    List<String> out = new ArrayList<>();
+    try (OmCluster c = OmCluster.start(OmCluster.quietConf())) {
+      SkipHints.Settings s = ((OmMetadataManagerImpl) c.om().getMetadataManager()).getSkipHints().settings();
+      out.add("started enabled=" + s.isEnabled() + " max.entries=" + s.maxEntries());
+    } catch (Throwable e) {
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      boolean inConstructor = false;
+      boolean rpcStarted = false;
+      for (StackTraceElement f : root.getStackTrace()) {
+        inConstructor |= f.getClassName().equals("org.apache.hadoop.ozone.om.OzoneManager")
+            && f.getMethodName().equals("<init>");
+        rpcStarted |= f.getClassName().equals("org.apache.hadoop.ozone.om.OzoneManager")
+            && f.getMethodName().equals("start");
+      }
+      out.add("failed " + root.getClass().getSimpleName() + ": " + root.getMessage());
+      out.add("thrown in the OzoneManager constructor: " + inConstructor + ", in OzoneManager.start: " + rpcStarted);
+    }
+    Files.write(Path.of(args[0]), out);
+    System.exit(0); // a MiniOzoneCluster may leave non-daemon threads behind
+  }
+}
