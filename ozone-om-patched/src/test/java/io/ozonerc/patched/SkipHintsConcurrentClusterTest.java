@@ -1,0 +1,190 @@
+package io.ozonerc.patched;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hdds.utils.db.SkipHints;
+import org.apache.hadoop.hdds.utils.db.TypedTable;
+import org.apache.hadoop.ozone.client.BucketArgs;
+import org.apache.hadoop.ozone.client.OzoneBucket;
+import org.apache.hadoop.ozone.client.OzoneKey;
+import org.apache.hadoop.ozone.client.OzoneVolume;
+import org.apache.hadoop.ozone.om.helpers.BucketLayout;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Concurrent queues against a running patched OM: writers create at the tails, delete from the heads and create
+ * into the dead heads (new names between old ones), while listers list from the bucket start and from random start
+ * keys, OBS (keyTable) and FSO (fileTable) alike. Every listing is checked against what the clients knew: a key
+ * whose create was acknowledged before the listing started, and whose delete was not sent before it ended, must be
+ * listed (if it sorts inside what the listing covered); a key whose delete was acknowledged before the listing
+ * started must not be. Hints must have been used and retired many times, or the run proves nothing.
+ */
+class SkipHintsConcurrentClusterTest {
+  private static final String VOLUME = "vol";
+  private static final long RUN_NANOS = TimeUnit.SECONDS.toNanos(25);
+
+  /** A key's life as the clients saw it: create acknowledged, delete sent, delete acknowledged (nanoTime). */
+  static final class Life {
+    volatile long created = Long.MAX_VALUE;
+    volatile long deleteSent = Long.MAX_VALUE;
+    volatile long deleted = Long.MAX_VALUE;
+  }
+
+  record Listing(String bucket, String start, long began, long ended, List<String> keys, boolean complete) { }
+
+  @Test
+  void noListingMissesAKeyTheClientsKnewWasLive() throws Exception {
+    try (OmCluster c = OmCluster.start(OmCluster.quietConf())) {
+      c.client().getObjectStore().createVolume(VOLUME);
+      OzoneVolume v = c.client().getObjectStore().getVolume(VOLUME);
+      List<String> names = List.of("obs-a", "obs-b", "fso-c");
+      for (String b : names) {
+        v.createBucket(b, BucketArgs.newBuilder().setBucketLayout(b.startsWith("fso")
+            ? BucketLayout.FILE_SYSTEM_OPTIMIZED : BucketLayout.OBJECT_STORE).build());
+      }
+      Map<String, Map<String, Life>> lives = new ConcurrentHashMap<>();
+      names.forEach(b -> lives.put(b, new ConcurrentHashMap<>()));
+      List<Listing> listings = Collections.synchronizedList(new ArrayList<>());
+      ExecutorService pool = Executors.newFixedThreadPool(5);
+      List<Future<?>> tasks = new ArrayList<>();
+      long end = System.nanoTime() + RUN_NANOS;
+      for (int w = 0; w < names.size(); w++) {
+        String b = names.get(w);
+        OzoneBucket bucket = v.getBucket(b);
+        long seed = 100 + w;
+        tasks.add(pool.submit(() -> {
+          queueWriter(bucket, lives.get(b), new Random(seed), end);
+          return null;
+        }));
+      }
+      for (int l = 0; l < 2; l++) {
+        long seed = 200 + l;
+        tasks.add(pool.submit(() -> {
+          lister(v, names, lives, listings, new Random(seed), end);
+          return null;
+        }));
+      }
+      for (Future<?> t : tasks) {
+        t.get(120, TimeUnit.SECONDS);
+      }
+      pool.shutdown();
+
+      List<String> violations = new ArrayList<>();
+      for (Listing ls : listings) {
+        check(ls, lives.get(ls.bucket()), violations);
+      }
+      assertEquals(List.of(), violations.subList(0, Math.min(20, violations.size())),
+          violations.size() + " violations in " + listings.size() + " listings");
+      assertTrue(listings.size() > 200, "only " + listings.size() + " listings");
+
+      SkipHints keys = hints(c, BucketLayout.OBJECT_STORE);
+      SkipHints files = hints(c, BucketLayout.FILE_SYSTEM_OPTIMIZED);
+      assertTrue(keys.used() > 50 && files.used() > 10, "hints used: keyTable " + keys.used() + ", fileTable "
+          + files.used());
+      assertTrue(keys.retired() + files.retired() > 10, "no create into a dead head retired a hint");
+    }
+  }
+
+  private static SkipHints hints(OmCluster c, BucketLayout layout) {
+    return ((TypedTable<?, ?>) c.om().getMetadataManager().getKeyTable(layout)).getSkipHints();
+  }
+
+  /** Creates at the tail, deletes from the head, sometimes creates into the dead head. */
+  private static void queueWriter(OzoneBucket bucket, Map<String, Life> lives, Random random, long end)
+      throws Exception {
+    List<String> live = new ArrayList<>(); // in name order
+    int next = 0;
+    int head = 0; // number of the oldest key still possibly live
+    while (System.nanoTime() < end) {
+      int r = random.nextInt(10);
+      if (r < 4 || live.size() < 20) {
+        String name = String.format("k-%05d", next++);
+        create(bucket, lives, name);
+        live.add(name);
+      } else if (r < 8) {
+        String name = live.remove(0);
+        Life life = lives.get(name);
+        life.deleteSent = System.nanoTime();
+        bucket.deleteKey(name);
+        life.deleted = System.nanoTime();
+        head = Integer.parseInt(name.substring(2, 7));
+      } else {
+        // A new name inside the dead head: between two deleted keys.
+        String name = String.format("k-%05d-r%d", random.nextInt(Math.max(1, head)), random.nextInt(1_000_000));
+        if (!lives.containsKey(name)) {
+          create(bucket, lives, name);
+          live.add(0, name);
+          Collections.sort(live);
+        }
+      }
+    }
+  }
+
+  private static void create(OzoneBucket bucket, Map<String, Life> lives, String name) throws Exception {
+    Life life = new Life();
+    lives.put(name, life);
+    bucket.createKey(name, 0).close();
+    life.created = System.nanoTime();
+  }
+
+  private static void lister(OzoneVolume v, List<String> names, Map<String, Map<String, Life>> lives,
+      List<Listing> out, Random random, long end) throws Exception {
+    while (System.nanoTime() < end) {
+      String b = names.get(random.nextInt(names.size()));
+      String start = null;
+      if (random.nextInt(3) == 0) {
+        List<String> known = new ArrayList<>(lives.get(b).keySet());
+        if (!known.isEmpty()) {
+          start = known.get(random.nextInt(known.size()));
+        }
+      }
+      int limit = 1 + random.nextInt(40);
+      long began = System.nanoTime();
+      Iterator<? extends OzoneKey> it = v.getBucket(b).listKeys("", start);
+      List<String> keys = new ArrayList<>();
+      while (it.hasNext() && keys.size() < limit) {
+        keys.add(it.next().getName());
+      }
+      boolean complete = !it.hasNext();
+      out.add(new Listing(b, start, began, System.nanoTime(), keys, complete));
+    }
+  }
+
+  /**
+   * A listing covers the names after its start key up to its last name (to the end when it read everything):
+   * every key surely live throughout must be in it, no key surely dead throughout may be.
+   */
+  private static void check(Listing ls, Map<String, Life> lives, List<String> violations) {
+    String last = ls.keys().isEmpty() ? null : ls.keys().get(ls.keys().size() - 1);
+    for (Map.Entry<String, Life> e : lives.entrySet()) {
+      String name = e.getKey();
+      Life life = e.getValue();
+      boolean afterStart = ls.start() == null || name.compareTo(ls.start()) > 0;
+      boolean beforeEnd = ls.complete() || (last != null && name.compareTo(last) <= 0);
+      if (!afterStart || !beforeEnd) {
+        continue;
+      }
+      boolean surelyLive = life.created < ls.began() && life.deleteSent > ls.ended();
+      boolean surelyDead = life.deleted < ls.began();
+      boolean listed = ls.keys().contains(name);
+      if (surelyLive && !listed) {
+        violations.add("missing " + ls.bucket() + "/" + name + " in listing from " + ls.start() + ": "
+            + ls.keys());
+      } else if (surelyDead && listed) {
+        violations.add("deleted " + ls.bucket() + "/" + name + " listed from " + ls.start());
+      }
+    }
+  }
+}
