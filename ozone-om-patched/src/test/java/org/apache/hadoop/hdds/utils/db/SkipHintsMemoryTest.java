@@ -1,0 +1,74 @@
+package org.apache.hadoop.hdds.utils.db;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import io.ozonerc.patched.OmJvm;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.hdds.conf.OzoneConfiguration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The memory a table's skip hints hold, measured: one hint per bucket for 100,000 buckets (start
+ * {@code /volume-0001/bucket-000042/}, hint a 40-byte key), and the bound keeping a table at its maximum. In the
+ * patched {@code SkipHints}' own package, to learn hints without a store. The figure is in docs/facts.md.
+ */
+class SkipHintsMemoryTest {
+  private static final int BUCKETS = 100_000;
+
+  /** Measured in a fresh JVM, so no other test's threads or garbage move the heap between the two readings. */
+  @Test
+  void oneHintPerBucketFor100000Buckets() throws Exception {
+    List<String> out = OmJvm.patched().run(SkipHintsMemoryTest.class, Path.of("target/om-jvm/skip-hint-memory"), 120);
+    assertEquals(1, out.size(), out.toString());
+    String[] f = out.get(0).split(" ");
+    assertEquals(String.valueOf(BUCKETS), f[0], "hints held");
+    double bytesPerHint = Double.parseDouble(f[1]) / BUCKETS;
+    System.out.printf("skip hints: %,d hints hold %.1f MB, %.0f bytes per hint%n", BUCKETS,
+        Double.parseDouble(f[1]) / 1e6, bytesPerHint);
+    // docs/skip-hints.md computes about 170 bytes per hint; the measurement must be near it, not a multiple.
+    assertTrue(bytesPerHint > 100 && bytesPerHint < 400, bytesPerHint + " bytes per hint");
+  }
+
+  /** Main for {@link OmJvm}: writes "HINTS BYTES" for one hint per bucket of 100,000. */
+  public static void main(String[] args) throws Exception {
+    long before = usedAfterGc();
+    SkipHints hints = new SkipHints("keyTable", SkipHints.Settings.fromConfig(new OzoneConfiguration()));
+    fill(hints, BUCKETS);
+    long after = usedAfterGc();
+    Files.write(Path.of(args[0]), List.of(hints.size() + " " + (after - before)));
+  }
+
+  @Test
+  void theBoundKeepsATableAtItsMaximum() {
+    OzoneConfiguration conf = new OzoneConfiguration();
+    conf.setInt(SkipHints.MAX_ENTRIES_KEY, 1_000);
+    SkipHints hints = new SkipHints("keyTable", SkipHints.Settings.fromConfig(conf));
+    fill(hints, 5_000);
+    assertEquals(1_000, hints.size());
+    assertEquals(4_000, hints.evicted());
+  }
+
+  private static void fill(SkipHints hints, int buckets) {
+    for (int b = 0; b < buckets; b++) {
+      String start = String.format("/volume-0001/bucket-%06d/", b);
+      SkipHints.Start s = hints.start(start.getBytes(StandardCharsets.UTF_8));
+      hints.learn(s, (start + "key-00000000000000000042").getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  private static long usedAfterGc() {
+    MemoryMXBean m = ManagementFactory.getMemoryMXBean();
+    long best = Long.MAX_VALUE;
+    for (int i = 0; i < 5; i++) {
+      System.gc();
+      best = Math.min(best, m.getHeapMemoryUsage().getUsed());
+    }
+    return best;
+  }
+}
