@@ -18,8 +18,10 @@ import org.apache.hadoop.ozone.client.OzoneBucket;
 import org.apache.hadoop.ozone.client.OzoneKey;
 import org.apache.hadoop.ozone.client.OzoneVolume;
 import org.apache.hadoop.ozone.om.OmMetadataManagerImpl;
+import org.apache.hadoop.ozone.om.OmSnapshot;
 import org.apache.hadoop.ozone.om.OzoneManager;
 import org.apache.hadoop.ozone.om.helpers.BucketLayout;
+import org.apache.ratis.util.function.UncheckedAutoCloseableSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -30,8 +32,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * Skip hints in a running patched OM (MiniOzoneCluster): a queue bucket whose listings jump over the dead head they
  * already crossed, RocksDB's own skip counter showing it; a key created into the dead head listed at once; the
- * switch turned off and on online; a bad value refused naming key and value; the hints dropped when the OM
- * restarts. The tests share one cluster and run in order, each from the state the previous one left.
+ * switch turned off and on online; a bad value refused naming key and value; a snapshot's store without hints;
+ * the hints dropped when the OM restarts. The tests share one cluster and run in order, each from the state the previous one left.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SkipHintsClusterTest {
@@ -134,6 +136,25 @@ class SkipHintsClusterTest {
 
   @Test
   @Order(5)
+  void aSnapshotsStoreHasNoHintsAndListsItsOwnKeys() throws Exception {
+    list(10);
+    c.client().getObjectStore().createSnapshot(VOLUME, QUEUE, "snap1");
+    bucket.createKey("k-0007", 0).close(); // into the live store's hinted dead head, after the snapshot
+    try (UncheckedAutoCloseableSupplier<OmSnapshot> snap = c.om().getOmSnapshotManager()
+        .getSnapshot(VOLUME, QUEUE, "snap1")) {
+      OmMetadataManagerImpl m = (OmMetadataManagerImpl) snap.get().getMetadataManager();
+      assertEquals(null, m.getSkipHints(), "a snapshot's store gets no hints");
+      assertEquals(null, ((TypedTable<?, ?>) m.getKeyTable(BucketLayout.OBJECT_STORE)).getSkipHints());
+    }
+    assertEquals(expected.subList(0, 10), list(".snapshot/snap1/", 10));
+    assertEquals("k-0007", list(1).get(0));
+    bucket.deleteKey("k-0007");
+    c.awaitApplied();
+    assertEquals(expected.subList(0, 10), list(10));
+  }
+
+  @Test
+  @Order(6)
   void aRestartStartsWithoutHints() throws Exception {
     list(10);
     SkipHints before = keyHints();
@@ -160,10 +181,15 @@ class SkipHintsClusterTest {
 
   /** The first {@code n} keys of the queue, through the client and the OM's RPC listKeys. */
   private static List<String> list(int n) throws Exception {
+    return list("", n);
+  }
+
+  private static List<String> list(String prefix, int n) throws Exception {
     List<String> names = new ArrayList<>();
-    Iterator<? extends OzoneKey> it = c.client().getObjectStore().getVolume(VOLUME).getBucket(QUEUE).listKeys("");
+    Iterator<? extends OzoneKey> it = c.client().getObjectStore().getVolume(VOLUME).getBucket(QUEUE)
+        .listKeys(prefix);
     while (it.hasNext() && names.size() < n) {
-      names.add(it.next().getName());
+      names.add(it.next().getName().substring(prefix.length()));
     }
     return names;
   }
