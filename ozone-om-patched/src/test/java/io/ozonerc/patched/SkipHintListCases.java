@@ -14,7 +14,6 @@ import org.apache.hadoop.hdds.utils.db.cache.CacheValue;
 import org.apache.hadoop.ozone.om.OMConfigKeys;
 import org.apache.hadoop.ozone.om.OmMetadataManagerImpl;
 import org.apache.hadoop.ozone.om.helpers.BucketLayout;
-import org.apache.hadoop.ozone.om.helpers.ListKeysResult;
 import org.apache.hadoop.ozone.om.helpers.OmBucketInfo;
 import org.apache.hadoop.ozone.om.helpers.OmKeyInfo;
 import org.apache.hadoop.ozone.om.helpers.OmVolumeArgs;
@@ -208,23 +207,8 @@ public final class SkipHintListCases {
     unflushedEpochs.clear();
   }
 
+  /** Each key with its size, which {@link StoreListCases#keyInfo} sets to the write's epoch. */
   private String list(String bucket, String prefix, String start, int page, boolean all) {
-    StringBuilder s = new StringBuilder();
-    try {
-      String from = start;
-      while (true) {
-        ListKeysResult r = om.listKeys(VOLUME, bucket, from, prefix, page);
-        for (OmKeyInfo k : r.getKeys()) {
-          s.append(k.getKeyName()).append(':').append(k.getUpdateID()).append(' ');
-        }
-        s.append(r.isTruncated() ? "| " : "|end");
-        if (!all || !r.isTruncated() || r.getKeys().isEmpty()) {
-          return s.toString();
-        }
-        from = r.getKeys().get(r.getKeys().size() - 1).getKeyName();
-      }
-    } catch (Exception e) {
-      return s + "error " + e;
-    }
+    return StoreListCases.list(om, bucket, prefix, start, page, all);
   }
 }

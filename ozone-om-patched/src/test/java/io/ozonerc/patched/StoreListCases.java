@@ -178,7 +178,7 @@ public final class StoreListCases {
   }
 
   /** One list call, or all pages from the start key; each key with its size (cache versions differ in it). */
-  private static String list(OmMetadataManagerImpl om, String bucket, String prefix, String start, int page,
+  static String list(OmMetadataManagerImpl om, String bucket, String prefix, String start, int page,
       boolean all) {
     StringBuilder s = new StringBuilder();
     try {
