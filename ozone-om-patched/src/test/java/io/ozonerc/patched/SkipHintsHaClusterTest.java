@@ -37,12 +37,13 @@ class SkipHintsHaClusterTest {
     OzoneConfiguration conf = OmCluster.quietConf();
     // Each OM would bind the S3 gRPC server's fixed port; three OMs share this JVM.
     conf.setBoolean(OMConfigKeys.OZONE_OM_S3_GPRC_SERVER_ENABLED, false);
+    // The client must fail over: to find the leader at first, and to the new one after the transfer.
+    conf.setInt("ozone.client.failover.max.attempts", 100);
     MiniOzoneHAClusterImpl.Builder builder = MiniOzoneCluster.newHABuilder(conf);
     builder.setOMServiceId("om-service").setNumOfOzoneManagers(3);
     builder.withoutDatanodes();
     MiniOzoneHAClusterImpl cluster = builder.build();
-    try (OzoneClient client = cluster.newClient()) {
-      cluster.waitForClusterToBeReady();
+    try (OzoneClient client = clientOnceLeaderIsUp(cluster)) {
       client.getObjectStore().createVolume(VOLUME);
       client.getObjectStore().getVolume(VOLUME).createBucket(QUEUE,
           BucketArgs.newBuilder().setBucketLayout(BucketLayout.OBJECT_STORE).build());
@@ -85,6 +86,12 @@ class SkipHintsHaClusterTest {
     } finally {
       cluster.shutdown();
     }
+  }
+
+  private static OzoneClient clientOnceLeaderIsUp(MiniOzoneHAClusterImpl cluster) throws Exception {
+    cluster.waitForClusterToBeReady();
+    cluster.waitForLeaderOM();
+    return cluster.newClient();
   }
 
   private static SkipHints keyHints(OzoneManager om) {
