@@ -91,6 +91,9 @@ class SkipHintsConcurrentClusterTest {
 
       SkipHints keys = hints(c, BucketLayout.OBJECT_STORE);
       SkipHints files = hints(c, BucketLayout.FILE_SYSTEM_OPTIMIZED);
+      System.out.printf("concurrent skip hints: %d listings; keyTable used %d learned %d retired %d refused %d; "
+          + "fileTable used %d learned %d retired %d refused %d%n", listings.size(), keys.used(), keys.learned(),
+          keys.retired(), keys.refused(), files.used(), files.learned(), files.retired(), files.refused());
       assertTrue(keys.used() > 50 && files.used() > 10, "hints used: keyTable " + keys.used() + ", fileTable "
           + files.used());
       assertTrue(keys.retired() + files.retired() > 10, "no create into a dead head retired a hint");
