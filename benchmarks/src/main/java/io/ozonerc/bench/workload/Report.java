@@ -473,11 +473,12 @@ public final class Report {
             + "copy of the store, flushed and fully compacted (keyTable compactRange, bottommost forced), then the "
             + String.format(Locale.ROOT, "%,d", first.list().getTotalCount()) + " lists alone; nothing ran during "
             + "them";
-      } else if (first.manualCompactions() == 0 && first.policyFlushes() == 0 && first.hints() == null
-          && rs.stream().allMatch(r -> r.manualCompactions() == 0 && r.policyFlushes() == 0)) {
+      } else if (first.hints() == null && rs.stream().allMatch(r -> r.manualCompactions() == 0
+          && r.policyFlushes() == 0 && r.policyTombstonesRemoved() < 0)) {
         what = "nothing: RocksDB's automatic compactions only, " + written;
       } else {
         List<String> parts = new ArrayList<>();
+        // A policy that counts what it removes (range's service) gets its counts even when they are 0.
         boolean service = rs.stream().anyMatch(r -> r.policyTombstonesRemoved() >= 0);
         if (first.hints() == null || first.manualCompactions() > 0 || first.policyFlushes() > 0 || service) {
           parts.add(stat(p, RunResult::manualCompactions).format("%,.0f") + " manual compaction(s) ("
@@ -561,7 +562,7 @@ public final class Report {
 
   /** One target of the product: its value, the line, and the same value for hints and range alone. */
   private record ProductTarget(String label, java.util.function.Function<String, Stat> value,
-      java.util.function.DoublePredicate met, String text, String format, String naReason) {
+      java.util.function.DoublePredicate met, String text, String format, String unit, String naReason) {
   }
 
   /**
@@ -594,7 +595,7 @@ public final class Report {
       metrics.put("delete p99", r -> writeP99(r.delete()));
       metrics.put("compaction bytes written", RunResult::compactWriteBytes);
       metrics.forEach((name, f) -> targets.add(new ProductTarget(name, p -> ratio(p, "none", f),
-          x -> x <= TARGET_NO_WORSE_VS_NONE, "%s " + name + " = %sx none", "%.2f", "none not run or zero")));
+          x -> x <= TARGET_NO_WORSE_VS_NONE, "%s " + name + " = %sx none", "%.2f", "x", "none not run or zero")));
     } else {
       if (idle > 0) {
         return "- NO VERDICT: " + PRODUCT + " did nothing (no compaction that removed a tombstone or took 1 ms, no "
@@ -605,20 +606,20 @@ public final class Report {
       double idealTarget = om ? TARGET_PRODUCT_P99_VS_IDEAL_128MB : TARGET_PRODUCT_P99_VS_IDEAL;
       targets.add(new ProductTarget("list p99 vs ideal", p -> ratio(p, "ideal", Report::p99), v -> v <= idealTarget,
           "%s list p99 = %sx ideal (target <= " + idealTarget + "x" + (om ? ", with a memtable of 128 MB or more"
-              : "") + ")", "%.2f", "ideal not run"));
+              : "") + ")", "%.2f", "x", "ideal not run"));
       targets.add(new ProductTarget("gap to ideal closed", p -> paired(p, "none", "ideal", Report::gapClosed),
           v -> v >= TARGET_PRODUCT_GAP_CLOSED, "%s closes %s of none's list p99 gap to ideal, (none - %1$s) / "
-              + "(none - ideal) (target >= " + TARGET_PRODUCT_GAP_CLOSED + ")", "%.2f",
+              + "(none - ideal) (target >= " + TARGET_PRODUCT_GAP_CLOSED + ")", "%.2f", "",
           "none or ideal not run, or none not above ideal"));
       targets.add(new ProductTarget("manual compaction cost", p -> paired(p, "none", "full", Report::costVsFull),
           v -> v <= TARGET_PRODUCT_COST_VS_FULL, "%s manual compaction cost = %s of full's, (%1$s - none) / "
-              + "(full - none) compaction bytes written (target <= " + TARGET_PRODUCT_COST_VS_FULL + ")", "%.3f",
+              + "(full - none) compaction bytes written (target <= " + TARGET_PRODUCT_COST_VS_FULL + ")", "%.3f", "",
           "none or full not run, or full wrote no more than none"));
       for (String op : List.of("create", "delete")) {
         ToDoubleFunction<RunResult> f = op.equals("create") ? r -> writeP99(r.create()) : r -> writeP99(r.delete());
         targets.add(new ProductTarget(op + " p99", p -> ratio(p, "none", f),
             v -> v <= TARGET_PRODUCT_WRITE_P99_VS_NONE, "%s " + op + " p99 = %sx none (target <= "
-                + TARGET_PRODUCT_WRITE_P99_VS_NONE + "x)", "%.2f", "none not run or no " + op + "s"));
+                + TARGET_PRODUCT_WRITE_P99_VS_NONE + "x)", "%.2f", "x", "none not run or no " + op + "s"));
       }
     }
     String indent = targetSet == Targets.RANDOM_CHURN ? "  " : "";
@@ -653,10 +654,11 @@ public final class Report {
       lines.add(indent + "- " + (ok ? "MET    " : "MISSED ") + PRODUCT + " write stalls = " + stalls.format("%.1f")
           + " ms" + (noneStalls == null ? " (target: 0)" : ", none " + noneStalls.format("%.1f") + " ms"));
     }
-    lines.add("- VERDICT on the product, " + PRODUCT + ": " + (missed.isEmpty() ? "MET" : "MISSED") + " (" + met
-        + " of " + (met + missed.size()) + " targets met" + (missed.isEmpty() ? "" : "; missed: "
-        + String.join(", ", missed)) + (na > 0 ? "; " + na + " n/a" : "") + ")"
-        + (targetSet == Targets.RANDOM_CHURN ? ", no worse than none within " + TARGET_NO_WORSE_VS_NONE + "x" : ""));
+    lines.add("- VERDICT on the product, " + PRODUCT
+        + (targetSet == Targets.RANDOM_CHURN ? " (no worse than none, within " + TARGET_NO_WORSE_VS_NONE + "x)" : "")
+        + ": " + (missed.isEmpty() ? "MET" : "MISSED") + " (" + met + " of " + (met + missed.size()) + " targets met"
+        + (missed.isEmpty() ? "" : "; missed: " + String.join(", ", missed)) + (na > 0 ? "; " + na + " n/a" : "")
+        + ")");
     return String.join("\n", lines);
   }
 
@@ -665,7 +667,7 @@ public final class Report {
       return policy + " alone n/a (not run)";
     }
     Stat v = t.value().apply(policy);
-    return policy + " alone " + (v == null ? "n/a" : v.format(t.format()));
+    return policy + " alone " + (v == null ? "n/a" : v.format(t.format()) + t.unit());
   }
 
   private static String mark(Stat value, java.util.function.DoublePredicate met, String text, String valueFormat,
