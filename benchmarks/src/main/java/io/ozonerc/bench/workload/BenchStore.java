@@ -63,8 +63,17 @@ final class BenchStore implements AutoCloseable {
    * exist) and the given memtable size per column family, then creates one volume and {@code bucketCount} buckets.
    */
   static BenchStore create(Path parent, String name, int bucketCount, long writeBufferBytes) throws IOException {
+    return create(parent, name, bucketCount, writeBufferBytes, false);
+  }
+
+  /**
+   * As {@link #create(Path, String, int, long)}, with the skip hints of the patched OM classes on or off
+   * ({@value #SKIP_HINTS_KEY}; stock 2.2.0 classes do not know the key and ignore it).
+   */
+  static BenchStore create(Path parent, String name, int bucketCount, long writeBufferBytes, boolean skipHints)
+      throws IOException {
     Path dir = Files.createTempDirectory(parent, name + "-");
-    OmMetadataManagerImpl om = open(dir, writeBufferBytes);
+    OmMetadataManagerImpl om = open(dir, writeBufferBytes, skipHints);
     long now = System.currentTimeMillis();
     // The volume and bucket tables are fully cached: the OM reads them from the cache only, so the entries go to
     // both the table and its cache, as the OM's request path leaves them.
@@ -86,11 +95,19 @@ final class BenchStore implements AutoCloseable {
     return new BenchStore(dir, om, Collections.unmodifiableList(names));
   }
 
-  private static OmMetadataManagerImpl open(Path dir, long writeBufferBytes) throws IOException {
+  /**
+   * The switch of HDDS-skip-hints-2.2.0.patch. The patched classes turn hints on by default; the benchmark sets it
+   * on every store, off except for the hint policies, so that {@code --patched-list} keeps measuring the bounded
+   * list iterator alone.
+   */
+  static final String SKIP_HINTS_KEY = "ozone.om.list.skip.hints.enabled";
+
+  private static OmMetadataManagerImpl open(Path dir, long writeBufferBytes, boolean skipHints) throws IOException {
     OzoneConfiguration conf = new OzoneConfiguration();
     conf.set("ozone.om.db.dirs", dir.toString());
     conf.set("ozone.metastore.rocksdb.statistics", "ALL");
     conf.set("ozone.metastore.rocksdb.cf.write.buffer.size", writeBufferBytes + "B");
+    conf.setBoolean(SKIP_HINTS_KEY, skipHints);
     return new OmMetadataManagerImpl(conf, null);
   }
 
@@ -102,6 +119,12 @@ final class BenchStore implements AutoCloseable {
    */
   static BenchStore openCopy(Path template, Path parent, String name, int bucketCount, long writeBufferBytes)
       throws IOException {
+    return openCopy(template, parent, name, bucketCount, writeBufferBytes, false);
+  }
+
+  /** As {@link #openCopy(Path, Path, String, int, long)}, with skip hints on or off ({@link #SKIP_HINTS_KEY}). */
+  static BenchStore openCopy(Path template, Path parent, String name, int bucketCount, long writeBufferBytes,
+      boolean skipHints) throws IOException {
     Path dir = Files.createTempDirectory(parent, name + "-");
     try (Stream<Path> walk = Files.walk(template)) {
       for (Path src : (Iterable<Path>) walk::iterator) {
@@ -119,7 +142,7 @@ final class BenchStore implements AutoCloseable {
     for (int b = 0; b < bucketCount; b++) {
       names.add(bucketName(b));
     }
-    return new BenchStore(dir, open(dir, writeBufferBytes), Collections.unmodifiableList(names));
+    return new BenchStore(dir, open(dir, writeBufferBytes, skipHints), Collections.unmodifiableList(names));
   }
 
   /**
@@ -192,6 +215,11 @@ final class BenchStore implements AutoCloseable {
 
   RocksDatabase db() {
     return db;
+  }
+
+  /** The keyTable the workload writes and lists (a {@code TypedTable}; the patched one may carry skip hints). */
+  Table<String, OmKeyInfo> keyTable() {
+    return keyTable;
   }
 
   List<String> buckets() {
@@ -297,7 +325,10 @@ final class BenchStore implements AutoCloseable {
   }
 
   /** A point-in-time picture of the keyTable: what the time series and the report print. */
-  record TableFacts(long sstTombstones, long memtableTombstones, long sstEntries, long sstBytes, int sstFiles) {
+  record TableFacts(long sstTombstones, long memtableTombstones, long sstEntries, long sstBytes, int sstFiles)
+      implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     long tombstones() {
       return sstTombstones + memtableTombstones;
     }

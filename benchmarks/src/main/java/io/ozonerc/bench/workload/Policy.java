@@ -28,6 +28,11 @@ interface Policy extends AutoCloseable {
     return -1;
   }
 
+  /** Dead entries the policy's head compactions removed, as it counts them, or -1 when it does not. */
+  default long headEntriesRemoved() {
+    return -1;
+  }
+
   /** Memtable flushes the policy asked for (0 when it asks for none). */
   default long flushes() {
     return 0;
@@ -41,6 +46,11 @@ interface Policy extends AutoCloseable {
   /** One line on what the policy did beyond the counters, or "" (e.g. the service's own metrics). */
   default String detail() {
     return "";
+  }
+
+  /** The keyTable's skip hint counters over the run, or null for a policy that lists without hints. */
+  default RunResult.Hints hints() {
+    return null;
   }
 
   /** The first error a background round hit, or null: a failed policy must not look like a quiet one. */

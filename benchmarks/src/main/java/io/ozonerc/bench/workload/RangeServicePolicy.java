@@ -99,6 +99,11 @@ final class RangeServicePolicy implements Policy {
   }
 
   @Override
+  public long headEntriesRemoved() {
+    return metrics == null ? 0 : metrics.getHeadDeadEntriesRemoved();
+  }
+
+  @Override
   public long flushes() {
     return metrics == null ? 0 : metrics.getMemtableFlushes();
   }

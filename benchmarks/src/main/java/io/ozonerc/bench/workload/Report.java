@@ -49,6 +49,17 @@ public final class Report {
   static final double TARGET_COMPACT_WRITE_VS_FULL = 0.10;
   /** Random churn: range may be this much above none on any metric (the noise between two runs of one policy). */
   static final double TARGET_NO_WORSE_VS_NONE = 1.10;
+
+  /** The product: range's service on the OM patched with skip hints. Its targets are judged beside range's. */
+  static final String PRODUCT = HintsPolicy.RANGE_HINTS;
+  static final double TARGET_PRODUCT_P99_VS_IDEAL = 1.3;
+  /** With the OM's 128 MB memtable (or more). */
+  static final double TARGET_PRODUCT_P99_VS_IDEAL_128MB = 1.5;
+  /** Share of none's list p99 gap to ideal the product must close: (none - product) / (none - ideal). */
+  static final double TARGET_PRODUCT_GAP_CLOSED = 0.8;
+  /** Manual compaction cost: (product - none) / (full - none) in compaction bytes written. */
+  static final double TARGET_PRODUCT_COST_VS_FULL = 0.10;
+  static final double TARGET_PRODUCT_WRITE_P99_VS_NONE = 1.05;
   /**
    * {@code none} is tombstone-bound when its lists step over more than 10 internal keys per entry they return
    * (skips per list > 10 x list length): more than 90% of what a list reads is dead. Below that a list's cost is its
@@ -59,7 +70,8 @@ public final class Report {
   /** Distinct, colour-blind-safe colours per policy (Okabe-Ito). */
   private static final Map<String, Color> COLOURS = Map.of(
       "none", new Color(0xD55E00), "full", new Color(0x0072B2), "reference", new Color(0xE69F00),
-      "range", new Color(0x009E73), "ideal", new Color(0x555555), "off", new Color(0xD55E00));
+      "range", new Color(0x009E73), "ideal", new Color(0x555555), "off", new Color(0xD55E00),
+      HintsPolicy.HINTS, new Color(0xCC79A7), HintsPolicy.RANGE_HINTS, new Color(0x56B4E9));
 
   private final String title;
   private final String settings;
@@ -174,7 +186,9 @@ public final class Report {
         r.seeks().p99Micros(), r.skipsPerList(), writeCell(r.create(), 99), writeCell(r.delete(), 99),
         mb(r.compactWriteBytes()), r.manualCompactions(), r.manualCompactionNanos() / 1e9, r.stallMicros() / 1e3,
         r.keyTableEnd().tombstones(), r.liveKeysFound(), r.liveKeysExpected(),
-        r.liveKeysFound() == r.liveKeysExpected() ? "" : "  KEY COUNT MISMATCH");
+        r.liveKeysFound() == r.liveKeysExpected() ? "" : "  KEY COUNT MISMATCH")
+        + (r.hints() == null ? "" : String.format(Locale.ROOT, "  hint jumps %,d (learned %,d)", r.hints().used(),
+            r.hints().learned()));
   }
 
   private int repeats() {
@@ -247,6 +261,8 @@ public final class Report {
         }
       }
     }
+    s.append("\nWhat each policy did").append(repeats > 1 ? " (median over repeats)" : "").append(":\n\n")
+        .append(whatEachDid()).append('\n');
     s.append("\nRatios (policy / baseline, paired by repeat; below 1 is better, except compaction bytes which are "
         + "just cost; seek gains are none / policy, the second over all seeks' time: a policy that seeks itself, as "
         + "range's head probes do, adds cheap seeks that pull the average down):\n\n");
@@ -275,6 +291,9 @@ public final class Report {
     }
     s.append("\nTargets, checked on range (median ratio judged; spread shown when repeated):\n\n")
         .append(targets()).append('\n');
+    s.append("\nTargets for the product, " + PRODUCT + " (range's service with range's settings, on the OM patched "
+        + "with skip hints; median of per-repeat values judged); hints alone and range alone beside each, not "
+        + "judged:\n\n").append(productTargets()).append('\n');
     return s.toString();
   }
 
@@ -288,6 +307,11 @@ public final class Report {
 
   private static String cell(Stat s) {
     return s == null ? "n/a" : s.format("%.3gx");
+  }
+
+  private static String hintCells(RunResult.Hints h) {
+    return h == null ? ",,,,," : String.format(Locale.ROOT, "%d,%d,%d,%d,%d,%d", h.used(), h.learned(), h.refused(),
+        h.retired(), h.evicted(), h.held());
   }
 
   private static String writeCell(Histogram h, double p) {
@@ -427,6 +451,225 @@ public final class Report {
     return String.join("\n", lines);
   }
 
+  /**
+   * One line per policy on what it did during its runs: its own compactions and flushes, the compaction bytes
+   * written (RocksDB's ticker, automatic compactions included, and the difference to none), what it removed, the
+   * skip hints' work, and where its OM classes came from.
+   */
+  String whatEachDid() {
+    List<String> lines = new ArrayList<>();
+    for (String p : runs.keySet()) {
+      List<RunResult> rs = all(p);
+      if (rs == null) {
+        lines.add("- " + p + ": unavailable: " + runs.get(p).get(0).unavailable());
+        continue;
+      }
+      RunResult first = rs.get(0);
+      String written = stat(p, r -> r.compactWriteBytes() / 1048576.0).format("%.1f") + " MB written by all "
+          + "compactions" + overNone(p);
+      String what;
+      if (p.equals("ideal")) {
+        what = "after the fact: the sequence's end state (cold data, cold puts, the final live keys) written into a "
+            + "copy of the store, flushed and fully compacted (keyTable compactRange, bottommost forced), then the "
+            + String.format(Locale.ROOT, "%,d", first.list().getTotalCount()) + " lists alone; nothing ran during "
+            + "them";
+      } else if (first.hints() == null && rs.stream().allMatch(r -> r.manualCompactions() == 0
+          && r.policyFlushes() == 0 && r.policyTombstonesRemoved() < 0)) {
+        what = "nothing: RocksDB's automatic compactions only, " + written;
+      } else {
+        List<String> parts = new ArrayList<>();
+        // A policy that counts what it removes (range's service) gets its counts even when they are 0.
+        boolean service = rs.stream().anyMatch(r -> r.policyTombstonesRemoved() >= 0);
+        if (first.hints() == null || first.manualCompactions() > 0 || first.policyFlushes() > 0 || service) {
+          parts.add(stat(p, RunResult::manualCompactions).format("%,.0f") + " manual compaction(s) ("
+              + stat(p, r -> r.manualCompactionNanos() / 1e9).format("%.1f") + " s)"
+              + (service ? ", " + stat(p, RunResult::policyFlushes).format("%,.0f") + " memtable flush(es), "
+                  + stat(p, r -> Math.max(0, r.policyTombstonesRemoved())).format("%,.0f")
+                  + " tombstones removed by its own count"
+                  + (rs.stream().anyMatch(r -> r.policyHeadEntriesRemoved() >= 0) ? " (and "
+                  + stat(p, r -> Math.max(0, r.policyHeadEntriesRemoved())).format("%,.0f")
+                  + " dead entries by its head compactions)" : "") : ""));
+        } else {
+          parts.add("no compaction");
+        }
+        parts.add(written);
+        parts.add(stat(p, r -> r.keyTableEnd().tombstones()).format("%,.0f") + " tombstones left");
+        if (first.hints() != null) {
+          parts.add("skip hints: " + stat(p, r -> r.hints().used()).format("%,.0f") + " seeks jumped, "
+              + stat(p, r -> r.hints().learned()).format("%,.0f") + " hints learned, "
+              + stat(p, r -> r.hints().retired()).format("%,.0f") + " retired, "
+              + stat(p, r -> r.hints().refused()).format("%,.0f") + " refused, "
+              + stat(p, r -> r.hints().evicted()).format("%,.0f") + " evicted (keyTable)");
+        }
+        what = String.join("; ", parts);
+      }
+      lines.add("- " + p + ": " + what + " [OM classes: " + classes(first.omClassesFrom()) + "]");
+    }
+    return String.join("\n", lines);
+  }
+
+  private String overNone(String p) {
+    if (p.equals("none") || all("none") == null) {
+      return "";
+    }
+    Stat d = paired(p, "none", "none", (x, n, unused) -> (x.compactWriteBytes() - n.compactWriteBytes()) / 1048576.0);
+    return d == null ? "" : " (" + (d.median() >= 0 ? "+" : "") + d.format("%.1f") + " MB vs none)";
+  }
+
+  /** A jar by its name (stock), a classes directory by its path (patched). */
+  private static String classes(String location) {
+    if (location == null) {
+      return "?";
+    }
+    return location.endsWith(".jar") ? java.nio.file.Paths.get(location).getFileName().toString() : location;
+  }
+
+  /** f over runs of {@code policy} and of two baselines, paired by repeat; null when one is missing or f is NaN. */
+  Stat paired(String policy, String a, String b, Paired f) {
+    List<RunResult> x = all(policy);
+    List<RunResult> ra = all(a);
+    List<RunResult> rb = all(b);
+    if (x == null || ra == null || rb == null) {
+      return null;
+    }
+    int n = Math.min(x.size(), Math.min(ra.size(), rb.size()));
+    double[] v = new double[n];
+    for (int i = 0; i < n; i++) {
+      v[i] = f.apply(x.get(i), ra.get(i), rb.get(i));
+      if (!Double.isFinite(v[i])) {
+        return null;
+      }
+    }
+    return Stat.of(v);
+  }
+
+  /** A quantity of one run against two baselines' runs of the same repeat. */
+  interface Paired {
+    double apply(RunResult x, RunResult a, RunResult b);
+  }
+
+  /** (none - x) / (none - ideal) on list p99: the share of none's gap to the floor that x closes. */
+  private static double gapClosed(RunResult x, RunResult none, RunResult ideal) {
+    double gap = p99(none) - p99(ideal);
+    return gap <= 0 ? Double.NaN : (p99(none) - p99(x)) / gap;
+  }
+
+  /** (x - none) / (full - none) in compaction bytes written: x's manual compaction cost as a share of full's. */
+  private static double costVsFull(RunResult x, RunResult none, RunResult full) {
+    double full0 = full.compactWriteBytes() - none.compactWriteBytes();
+    return full0 <= 0 ? Double.NaN : (x.compactWriteBytes() - none.compactWriteBytes()) / full0;
+  }
+
+  /** One target of the product: its value, the line, and the same value for hints and range alone. */
+  private record ProductTarget(String label, java.util.function.Function<String, Stat> value,
+      java.util.function.DoublePredicate met, String text, String format, String unit, String naReason) {
+  }
+
+  /**
+   * The product's targets: MET / MISSED with the measured value (median of per-repeat values), hints alone and
+   * range alone beside each, then a verdict line naming the product. NO VERDICT when the product did nothing.
+   */
+  String productTargets() {
+    List<RunResult> product = all(PRODUCT);
+    if (product == null) {
+      RunResult r = runs.containsKey(PRODUCT) ? runs.get(PRODUCT).get(0) : null;
+      return "- product targets: n/a (" + PRODUCT + " " + (r == null ? "not run" : "unavailable: " + r.unavailable())
+          + ")";
+    }
+    long idle = product.stream().filter(r -> !r.didWork() && !r.hintsJumped()).count();
+    List<ProductTarget> targets = new ArrayList<>();
+    List<String> lines = new ArrayList<>();
+    String note = "";
+    if (targetSet == Targets.RANDOM_CHURN) {
+      note = idle == product.size() ? " (" + PRODUCT + " did nothing: no compaction, no flush, no seek that jumped; "
+          + "expected here, its cost is none's plus noise)"
+          : idle > 0 ? " (" + PRODUCT + " did nothing in " + idle + " of " + product.size() + " runs)" : "";
+      lines.add("- Random churn: " + PRODUCT + " must be no worse than none on any line (target: each ratio <= "
+          + TARGET_NO_WORSE_VS_NONE + "x none, the tolerance of range's lines above: the noise between two runs of "
+          + "one policy; write stalls no more than none's)" + note + ":");
+      Map<String, ToDoubleFunction<RunResult>> metrics = new LinkedHashMap<>();
+      metrics.put("list p99", Report::p99);
+      metrics.put("list mean", Report::mean);
+      metrics.put("DB seek average", r -> r.seeks().averageMicros());
+      metrics.put("create p99", r -> writeP99(r.create()));
+      metrics.put("delete p99", r -> writeP99(r.delete()));
+      metrics.put("compaction bytes written", RunResult::compactWriteBytes);
+      metrics.forEach((name, f) -> targets.add(new ProductTarget(name, p -> ratio(p, "none", f),
+          x -> x <= TARGET_NO_WORSE_VS_NONE, "%s " + name + " = %sx none", "%.2f", "x", "none not run or zero")));
+    } else {
+      if (idle > 0) {
+        return "- NO VERDICT: " + PRODUCT + " did nothing (no compaction that removed a tombstone or took 1 ms, no "
+            + "memtable flush, no seek that jumped) in " + idle + " of " + product.size() + " run(s); no target is "
+            + "judged.";
+      }
+      boolean om = writeBufferBytes >= OM_WRITE_BUFFER;
+      double idealTarget = om ? TARGET_PRODUCT_P99_VS_IDEAL_128MB : TARGET_PRODUCT_P99_VS_IDEAL;
+      targets.add(new ProductTarget("list p99 vs ideal", p -> ratio(p, "ideal", Report::p99), v -> v <= idealTarget,
+          "%s list p99 = %sx ideal (target <= " + idealTarget + "x" + (om ? ", with a memtable of 128 MB or more"
+              : "") + ")", "%.2f", "x", "ideal not run"));
+      targets.add(new ProductTarget("gap to ideal closed", p -> paired(p, "none", "ideal", Report::gapClosed),
+          v -> v >= TARGET_PRODUCT_GAP_CLOSED, "%s closes %s of none's list p99 gap to ideal, (none - %1$s) / "
+              + "(none - ideal) (target >= " + TARGET_PRODUCT_GAP_CLOSED + ")", "%.2f", "",
+          "none or ideal not run, or none not above ideal"));
+      targets.add(new ProductTarget("manual compaction cost", p -> paired(p, "none", "full", Report::costVsFull),
+          v -> v <= TARGET_PRODUCT_COST_VS_FULL, "%s manual compaction cost = %s of full's, (%1$s - none) / "
+              + "(full - none) compaction bytes written (target <= " + TARGET_PRODUCT_COST_VS_FULL + ")", "%.3f", "",
+          "none or full not run, or full wrote no more than none"));
+      for (String op : List.of("create", "delete")) {
+        ToDoubleFunction<RunResult> f = op.equals("create") ? r -> writeP99(r.create()) : r -> writeP99(r.delete());
+        targets.add(new ProductTarget(op + " p99", p -> ratio(p, "none", f),
+            v -> v <= TARGET_PRODUCT_WRITE_P99_VS_NONE, "%s " + op + " p99 = %sx none (target <= "
+                + TARGET_PRODUCT_WRITE_P99_VS_NONE + "x)", "%.2f", "x", "none not run or no " + op + "s"));
+      }
+    }
+    String indent = targetSet == Targets.RANDOM_CHURN ? "  " : "";
+    List<String> missed = new ArrayList<>();
+    int met = 0;
+    int na = 0;
+    for (ProductTarget t : targets) {
+      Stat v = t.value().apply(PRODUCT);
+      if (v == null) {
+        lines.add(indent + "- " + PRODUCT + " " + t.label() + ": n/a (" + t.naReason() + ")");
+        na++;
+        continue;
+      }
+      boolean ok = t.met().test(v.median());
+      if (ok) {
+        met++;
+      } else {
+        missed.add(t.label());
+      }
+      lines.add(indent + "- " + (ok ? "MET    " : "MISSED ") + String.format(Locale.ROOT, t.text(), PRODUCT,
+          v.format(t.format())) + "; " + alone(HintsPolicy.HINTS, t) + ", " + alone("range", t));
+    }
+    if (targetSet == Targets.RANDOM_CHURN) {
+      Stat stalls = stat(PRODUCT, r -> r.stallMicros() / 1e3);
+      Stat noneStalls = stat("none", r -> r.stallMicros() / 1e3);
+      boolean ok = noneStalls == null ? stalls.max() == 0 : stalls.median() <= noneStalls.median();
+      if (ok) {
+        met++;
+      } else {
+        missed.add("write stalls");
+      }
+      lines.add(indent + "- " + (ok ? "MET    " : "MISSED ") + PRODUCT + " write stalls = " + stalls.format("%.1f")
+          + " ms" + (noneStalls == null ? " (target: 0)" : ", none " + noneStalls.format("%.1f") + " ms"));
+    }
+    lines.add("- VERDICT on the product, " + PRODUCT
+        + (targetSet == Targets.RANDOM_CHURN ? " (no worse than none, within " + TARGET_NO_WORSE_VS_NONE + "x)" : "")
+        + ": " + (missed.isEmpty() ? "MET" : "MISSED") + " (" + met + " of " + (met + missed.size()) + " targets met"
+        + (missed.isEmpty() ? "" : "; missed: " + String.join(", ", missed)) + (na > 0 ? "; " + na + " n/a" : "")
+        + ")");
+    return String.join("\n", lines);
+  }
+
+  private String alone(String policy, ProductTarget t) {
+    if (all(policy) == null) {
+      return policy + " alone n/a (not run)";
+    }
+    Stat v = t.value().apply(policy);
+    return policy + " alone " + (v == null ? "n/a" : v.format(t.format()) + t.unit());
+  }
+
   private static String mark(Stat value, java.util.function.DoublePredicate met, String text, String valueFormat,
       Object... args) {
     Object[] all = new Object[args.length + 1];
@@ -443,18 +686,19 @@ public final class Report {
         + "delete_max_us,skips_per_list,tombstones_end,keytable_sst_bytes,all_sst_bytes,compact_read_bytes,"
         + "compact_write_bytes,flush_write_bytes,manual_compactions,manual_compaction_s,live_keys_expected,"
         + "live_keys_found,unavailable,repeat,db_seek_count,db_seek_avg_us,db_seek_p99_us,stall_micros,"
-        + "policy_compacted_bytes\n");
+        + "policy_compacted_bytes,hints_used,hints_learned,hints_refused,hints_retired,hints_evicted,hints_held,"
+        + "om_classes\n");
     for (List<RunResult> rs : runs.values()) {
       for (int i = 0; i < rs.size(); i++) {
         RunResult r = rs.get(i);
         if (!r.available()) {
           csv.append(r.policy()).append(",,,,,,,,,,,,,,,,,,,,,,,,,,,").append(r.unavailable().replace(',', ';'))
-              .append(",").append(i + 1).append(",,,,,\n");
+              .append(",").append(i + 1).append(",,,,,,,,,,,,\n");
           continue;
         }
         csv.append(String.format(Locale.ROOT,
             "%s,%d,%.3f,%.1f,%d,%s,%s,%s,%s,%.3f,%s,%s,%s,%s,%s,%s,%.1f,%d,%d,%d,%d,%d,%d,%d,%.3f,%d,%d,,%d,%d,%.1f,"
-                + "%.1f,%d,%d%n",
+                + "%.1f,%d,%d,%s,%s%n",
             r.policy(), r.ops(), r.wallNanos() / 1e9, r.opsPerSecond(), r.list().getTotalCount(), ms(r.list(), 50),
             ms(r.list(), 90), ms(r.list(), 99), ms(r.list(), 100), r.list().getMean() / 1e6,
             writeCell(r.create(), 50), writeCell(r.create(), 99), writeCell(r.create(), 100),
@@ -462,7 +706,8 @@ public final class Report {
             r.keyTableEnd().tombstones(), r.keyTableEnd().sstBytes(), r.allSstBytesEnd(), r.compactReadBytes(),
             r.compactWriteBytes(), r.flushWriteBytes(), r.manualCompactions(), r.manualCompactionNanos() / 1e9,
             r.liveKeysExpected(), r.liveKeysFound(), i + 1, r.seeks().count(), r.seeks().averageMicros(),
-            r.seeks().p99Micros(), r.stallMicros(), r.policyCompactedBytes()));
+            r.seeks().p99Micros(), r.stallMicros(), r.policyCompactedBytes(), hintCells(r.hints()),
+            r.omClassesFrom() == null ? "" : r.omClassesFrom().replace(',', ';')));
       }
     }
     Files.writeString(dir.resolve("summary.csv"), csv.toString());

@@ -1,11 +1,13 @@
 package io.ozonerc.bench.workload;
 
+import java.io.Serializable;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 
 /**
  * What one policy's run measured. Latency histograms are in nanoseconds. Byte and skip counts are RocksDB's own
  * statistics tickers over the run (the store is fresh, so they start near zero and are read as differences).
+ * Serializable: a run made in a child JVM ({@link ChildRun}) comes back to the parent as this object.
  */
 record RunResult(
     String policy,
@@ -32,13 +34,62 @@ record RunResult(
     long stallMicros,
     long policyCompactedBytes,
     long policyTombstonesRemoved,
-    long policyFlushes) {
+    long policyFlushes,
+    /** Dead entries the policy's head compactions removed, as it counts them (the range service), or -1. */
+    long policyHeadEntriesRemoved,
+    /** The keyTable's skip hint counters over the run, or null when the store had none (stock classes, or off). */
+    Hints hints,
+    /** Where the JVM that ran this loaded {@code OmMetadataManagerImpl} from (a jar, or a classes directory). */
+    String omClassesFrom) implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  /** A run without skip hints, measured in this JVM. */
+  RunResult(String policy, String unavailable, Histogram list, Histogram create, Histogram delete, long ops,
+      long wallNanos, long iterSkips, long compactReadBytes, long compactWriteBytes, long flushWriteBytes,
+      long manualCompactions, long manualCompactionNanos, BenchStore.TableFacts keyTableEnd, long allSstBytesEnd,
+      long liveKeysExpected, long liveKeysFound, String detail, List<Sample> series, Seeks seeks, long stallMicros,
+      long policyCompactedBytes, long policyTombstonesRemoved, long policyFlushes) {
+    this(policy, unavailable, list, create, delete, ops, wallNanos, iterSkips, compactReadBytes, compactWriteBytes,
+        flushWriteBytes, manualCompactions, manualCompactionNanos, keyTableEnd, allSstBytesEnd, liveKeysExpected,
+        liveKeysFound, detail, series, seeks, stallMicros, policyCompactedBytes, policyTombstonesRemoved,
+        policyFlushes, -1, null, omClassesHere());
+  }
+
+  /** Where this JVM loaded {@code OmMetadataManagerImpl} from. */
+  static String omClassesHere() {
+    java.security.CodeSource cs = org.apache.hadoop.ozone.om.OmMetadataManagerImpl.class.getProtectionDomain()
+        .getCodeSource();
+    if (cs == null || cs.getLocation() == null) {
+      return "?";
+    }
+    try {
+      return java.nio.file.Paths.get(cs.getLocation().toURI()).toString();
+    } catch (java.net.URISyntaxException | IllegalArgumentException e) {
+      return cs.getLocation().toString();
+    }
+  }
+
+  /**
+   * The skip hint counters of the keyTable ({@code org.apache.hadoop.hdds.utils.db.SkipHints} of the patched
+   * classes) over the run: seeks that jumped ({@code used}), hints learned, installs refused for a write into the
+   * span, hints retired by a put into their span, evicted for the size bound, and hints held at the end.
+   */
+  record Hints(long used, long learned, long refused, long retired, long evicted, long held) implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    Hints minus(Hints before) {
+      return new Hints(used - before.used, learned - before.learned, refused - before.refused,
+          retired - before.retired, evicted - before.evicted, held);
+    }
+  }
 
   /**
    * RocksDB's DB_SEEK histogram for the run: seeks counted, their average (run only) and p99 (the store's life; the
    * seeks before the run, {@code before}, are the few of opening the store).
    */
-  record Seeks(long count, double averageMicros, double p99Micros, long before) {
+  record Seeks(long count, double averageMicros, double p99Micros, long before) implements Serializable {
+    private static final long serialVersionUID = 1L;
   }
 
   /**
@@ -56,7 +107,13 @@ record RunResult(
 
   /** One point of the time series: the interval that ended {@code elapsedSeconds} after the run started. */
   record Sample(String policy, double elapsedSeconds, long opsDone, long listsInInterval, double listP99Millis,
-      double skipsPerList, long tombstones, long sstBytes, long compactWriteBytes) {
+      double skipsPerList, long tombstones, long sstBytes, long compactWriteBytes) implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /** Whether the store's skip hints made any seek jump (the work of {@code hints}, its share of the product's). */
+  boolean hintsJumped() {
+    return hints != null && hints.used() > 0;
   }
 
   boolean available() {

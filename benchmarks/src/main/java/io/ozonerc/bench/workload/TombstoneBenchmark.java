@@ -37,20 +37,30 @@ import picocli.CommandLine.Spec;
  * <p>Policies, each on its own copy of the store with the same seed and the same operation sequence: {@code none}
  * (RocksDB's automatic compactions only), {@code full} (Ozone's CompactionService behaviour: whole column families
  * every {@code --full-interval}), {@code reference} (the published HDDS-12682 design, {@link ReferenceRangeCompactor}),
- * {@code range} (this project's service, on its own thread as in the OM) and {@code ideal} (what the sequence leaves
- * behind, fully compacted: the floor for a list). {@code --repeat N} runs each N times in rotated order.
+ * {@code range} (this project's service, on its own thread as in the OM), {@code hints} (no compaction, lists through
+ * the OM patched with HDDS-skip-hints-2.2.0.patch, hints on), {@code range+hints} (the product: {@code range} on that
+ * patched OM) and {@code ideal} (what the sequence leaves behind, fully compacted: the floor for a list). The two hint
+ * policies run in a child JVM each with ozone-om-patched's classes first ({@link ChildRun}); the others run here, on
+ * stock Ozone 2.2.0. {@code --repeat N} runs each N times in rotated order.
  *
  * <p>Run: {@code dev-support/bench-tombstones} (builds, then runs this class with the arguments given), e.g.
  * {@code dev-support/bench-tombstones --workload random-churn} or {@code dev-support/bench-tombstones --scale}.
  * Results go to {@code target/bench-tombstones/}: report.md, summary.csv, series.csv and four PNG charts.
  */
 @Command(name = "bench-tombstones", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Compares compaction policies (none, full, reference, range, ideal) on a real OM metadata store "
-        + "under a create/delete/list churn, by default a hot queue bucket among 1.5e6 cold keys (about 10 minutes "
-        + "on 2 cores). Same seed and operation sequence for every policy.")
+    description = "Compares compaction policies (none, full, reference, range, hints, range+hints, ideal) on a real "
+        + "OM metadata store under a create/delete/list churn, by default a hot queue bucket among 1.5e6 cold keys "
+        + "(about 10 minutes on 2 cores). Same seed and operation sequence for every policy.")
 public final class TombstoneBenchmark implements Callable<Integer> {
 
-  static final List<String> ALL_POLICIES = List.of("none", "full", "reference", "range", "ideal");
+  static final List<String> ALL_POLICIES = List.of("none", "full", "reference", "range", HintsPolicy.HINTS,
+      HintsPolicy.RANGE_HINTS, "ideal");
+
+  /** The policies that run on the patched OM classes, each in a child JVM. */
+  static final List<String> HINT_POLICIES = List.of(HintsPolicy.HINTS, HintsPolicy.RANGE_HINTS);
+
+  /** Where the patched classes are, unless {@code --patched-classes} says; dev-support/bench-tombstones sets it. */
+  static final String PATCHED_CLASSES_PROPERTY = "bench.patched.classes";
 
   /**
    * One step of {@code --scale}: an operation count, its short spelling, and the improvement in average seek latency
@@ -152,8 +162,31 @@ public final class TombstoneBenchmark implements Callable<Integer> {
   int listWindow;
 
   @Option(names = "--policies", split = ",", description = "Policies to compare, in order (default: "
-      + "none,full,reference,range,ideal; with --scale: none,range,ideal).")
+      + "none,full,reference,range,hints,range+hints,ideal; with --scale: none,range,ideal).")
   List<String> policies;
+
+  @Option(names = "--patched-classes", paramLabel = "DIR", defaultValue = "${sys:" + PATCHED_CLASSES_PROPERTY + "}",
+      description = "hints and range+hints: the OM classes the ozone-om-patched module builds (its target/classes, "
+          + "HDDS-skip-hints-2.2.0.patch included). Each run of these two policies is a child JVM with DIR first on "
+          + "the class path; the other policies run in this JVM on stock Ozone 2.2.0 (default: the system property "
+          + PATCHED_CLASSES_PROPERTY + ", which dev-support/bench-tombstones sets to ozone-om-patched/target/classes).")
+  Path patchedClasses;
+
+  // Hidden: what the parent tells a child JVM that runs one hint policy (ChildRun).
+  @Option(names = "--child-policy", hidden = true)
+  String childPolicy;
+
+  @Option(names = "--child-template", hidden = true)
+  Path childTemplate;
+
+  @Option(names = "--child-work", hidden = true)
+  Path childWork;
+
+  @Option(names = "--child-result", hidden = true)
+  Path childResult;
+
+  @Option(names = "--child-sequence", hidden = true)
+  String childSequence;
 
   @Option(names = "--interval", description = "Round interval of range and reference (default: ${DEFAULT-VALUE}).",
       defaultValue = "2s")
@@ -264,7 +297,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
   private Plan plan(long totalOps, List<String> defaultPolicies) {
     Preset preset = preset();
     try {
-      if (patchedList != boundedListLoaded()) {
+      if (childPolicy == null && patchedList != boundedListLoaded()) {
         throw new IllegalArgumentException(patchedList
             ? "--patched-list: the OM classes on the class path are stock Ozone 2.2.0 (no Table.boundedIterator); "
                 + "run dev-support/bench-tombstones --patched-list, which puts ozone-om-patched's classes first"
@@ -290,7 +323,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
         throw new IllegalArgumentException("--ranges-per-run must be >= 1, got " + rangesPerRun);
       }
       Set<String> chosen = new LinkedHashSet<>();
-      for (String p : policies == null ? defaultPolicies : policies) {
+      for (String p : childPolicy != null ? List.of(childPolicy) : policies == null ? defaultPolicies : policies) {
         String name = p.trim().toLowerCase(Locale.ROOT);
         if (!ALL_POLICIES.contains(name)) {
           throw new IllegalArgumentException("unknown policy '" + p + "'; known: " + String.join(", ",
@@ -324,13 +357,57 @@ public final class TombstoneBenchmark implements Callable<Integer> {
           cold > 0 ? coldBuckets : 0, cold, cold > 0 ? coldWriteShare : 0);
       WorkloadRunner.Options ro = new WorkloadRunner.Options(writeThreads, listThreads,
           Units.duration("--sample-interval", sampleInterval).toMillis(), listWindow);
-      if (chosen.contains("range")) {
+      if (chosen.contains("range") || chosen.contains(HintsPolicy.RANGE_HINTS)) {
         RangeServicePolicy.validate(rangeSettings(iv)); // the service's own validation, before any run
+      }
+      if (childPolicy != null) {
+        checkChild();
+      } else if (chosen.stream().anyMatch(HINT_POLICIES::contains)) {
+        checkPatchedClasses(chosen);
       }
       return new Plan(ws, ro, new ArrayList<>(chosen), iv, fiv, wb,
           dm == WorkloadSpec.DeleteMode.RANDOM ? Report.Targets.RANDOM_CHURN : Report.Targets.QUEUE);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The parent's check for the hint policies: {@code --patched-classes} names a directory holding the OM classes of
+   * HDDS-skip-hints-2.2.0.patch. Fails before anything runs, naming what is missing.
+   */
+  private void checkPatchedClasses(Set<String> chosen) {
+    List<String> hinted = chosen.stream().filter(HINT_POLICIES::contains).toList();
+    String who = String.join(", ", hinted) + ": ";
+    if (patchedClasses == null || patchedClasses.toString().isBlank()) {
+      throw new IllegalArgumentException(who + "no patched OM classes given. These policies run on the classes the "
+          + "ozone-om-patched module builds (dev-support/patches, skip hints included), in a child JVM: pass "
+          + "--patched-classes DIR or -D" + PATCHED_CLASSES_PROPERTY + "=DIR (dev-support/bench-tombstones builds "
+          + "them and sets it to ozone-om-patched/target/classes), or leave them out with --policies");
+    }
+    for (String cls : List.of(SkipHintCounters.SKIP_HINTS_CLASS, "org.apache.hadoop.ozone.om.OmMetadataManagerImpl")) {
+      Path file = patchedClasses.resolve(cls.replace('.', '/') + ".class");
+      if (!Files.isRegularFile(file)) {
+        throw new IllegalArgumentException(who + "--patched-classes " + patchedClasses + " holds no " + file
+            + ": not the classes of ozone-om-patched with HDDS-skip-hints-2.2.0.patch (build that module: "
+            + "mvn -pl ozone-om-patched -am compile, or run dev-support/bench-tombstones)");
+      }
+    }
+    if (!Files.isRegularFile(Path.of(System.getProperty("java.home"), "bin", "java"))) {
+      throw new IllegalArgumentException(who + "no java launcher in " + System.getProperty("java.home"));
+    }
+  }
+
+  /** A child JVM's check: it was started with everything it needs, and its OM classes are the patched ones. */
+  private void checkChild() {
+    if (!HINT_POLICIES.contains(childPolicy) || childWork == null || childResult == null || childSequence == null) {
+      throw new IllegalArgumentException("--child-policy is for the benchmark's own child JVMs (policy one of "
+          + HINT_POLICIES + ", with --child-work, --child-result and --child-sequence)");
+    }
+    if (!SkipHintCounters.loaded()) {
+      throw new IllegalArgumentException("child JVM for " + childPolicy + ": the OM classes on its class path are "
+          + "stock Ozone 2.2.0 (no " + SkipHintCounters.SKIP_HINTS_CLASS + "; OmMetadataManagerImpl from "
+          + RunResult.omClassesHere() + ")");
     }
   }
 
@@ -371,6 +448,9 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     if (warmupOps < -1) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--warmup-ops must be >= 0 (or -1 for auto), got "
           + warmupOps);
+    }
+    if (childPolicy != null) {
+      return runChild();
     }
     List<ScaleStep> steps = scaleSteps();
     if (!scale) {
@@ -482,16 +562,30 @@ public final class TombstoneBenchmark implements Callable<Integer> {
             + "Workload %s: %,d operations, weights %s, live-key cap %,d, delete %s, list %s (%d entries), key names "
             + "%s, %d hot bucket(s), skew %s, seed %d, %d write thread(s), %d list thread(s). %s Memtable %s per "
             + "column "
-            + "family. range/reference: every %s, min tombstones %,d, ratio %s, max entries %,d%s; full: every %s.",
+            + "family. range/reference: every %s, min tombstones %,d, ratio %s, max entries %,d%s; full: every %s.%s",
         ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")),
         rt.availableProcessors(), rt.maxMemory() >> 20, System.getProperty("os.name"),
         System.getProperty("os.arch"), System.getProperty("java.version"), rocksVersion(),
-        patchedList ? "lists through the bounded list iterator patch" : "stock list iterator", workload, p.spec().totalOps(), p.spec().weights(), p.spec().liveCap(), lower(p.spec().deleteMode()),
+        patchedList ? "lists through the bounded list iterator patch, skip hints off" : "stock list iterator",
+        workload, p.spec().totalOps(), p.spec().weights(), p.spec().liveCap(), lower(p.spec().deleteMode()),
         lower(p.spec().listMode()), p.spec().listLength(), lower(p.spec().keyNames()), p.spec().buckets(),
         p.spec().skew(), p.spec().seed(), p.runOptions().writeThreads(), p.runOptions().listThreads(),
         coldText(p.spec()), writeBuffer,
         interval, minTombstones, tombstoneRatio, maxCompactionEntries, ", " + rangesPerRun + " ranges per round",
-        fullInterval);
+        fullInterval, hintsText(p));
+  }
+
+  /** Where the hint policies run, when the comparison has any. */
+  private String hintsText(Plan p) {
+    List<String> hinted = p.policies().stream().filter(HINT_POLICIES::contains).toList();
+    if (hinted.isEmpty()) {
+      return "";
+    }
+    return String.format(Locale.ROOT, " %s: each run in a child JVM with the OM classes of ozone-om-patched first "
+            + "(%s: bounded list iterator and skip hints, %s=true), the same sequence, warm-up and store copy; "
+            + "range+hints with range's settings. The other policies run here, on %s.", String.join(" and ", hinted),
+        patchedClasses, BenchStore.SKIP_HINTS_KEY, patchedList ? "the same patched classes with skip hints off"
+            : "stock Ozone 2.2.0 classes");
   }
 
   private static String coldText(WorkloadSpec s) {
@@ -521,12 +615,14 @@ public final class TombstoneBenchmark implements Callable<Integer> {
         w.coldPuts, w.deletes, w.lists, w.finalLiveCount(), (System.nanoTime() - t0) / 1e9);
     WorkloadRunner runner = new WorkloadRunner(w, p.runOptions());
     Path workDir = Files.createDirectories(outDir.resolve("db"));
-    long warm = warmupOps >= 0 ? warmupOps : Math.min(50_000, s.totalOps() / 4);
+    long warm = warmOps(s);
     int runs = p.policies().size() * repeat;
-    stdout.printf(Locale.ROOT, "Runs ahead: %s%s%d policy run(s) (%d x %d repeat(s)); the progress line on stderr "
+    long childRuns = p.policies().stream().filter(HINT_POLICIES::contains).count() * repeat;
+    stdout.printf(Locale.ROOT, "Runs ahead: %s%s%d policy run(s) (%d x %d repeat(s))%s; the progress line on stderr "
             + "shows an ETA. The default (hot-queue, 300,000 ops, 1.5e6 cold keys) takes about 10 minutes on 2 "
             + "cores.%n", s.coldKeys() > 0 ? "cold load, " : "", warm > 0 ? "warm-up, " : "", runs,
-        p.policies().size(), repeat);
+        p.policies().size(), repeat, childRuns == 0 ? "" : ", " + childRuns + " of them in a child JVM on the "
+            + "patched classes (each with its own warm-up)");
     ProgressBar bar = new ProgressBar(stderr, runs + (warm > 0 ? 1 : 0) + (s.coldKeys() > 0 ? 1 : 0), !noProgress);
     Path template = null;
     if (s.coldKeys() > 0) {
@@ -544,15 +640,8 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       bar.endRun();
     }
     if (warm > 0) {
-      Workload ww = Workload.generate(new WorkloadSpec(warm, s.weights(), s.liveCap(), s.deleteMode(), s.listMode(),
-          s.listLength(), s.buckets(), s.skew(), s.keyNames(), s.seed() + 1, s.coldBuckets(), 0,
-          s.coldWriteShare()));
-      bar.startRun("warmup", ww.size);
-      try (BenchStore store = BenchStore.create(workDir, "warmup", s.storeBuckets(), p.writeBufferBytes())) {
-        new WorkloadRunner(ww, p.runOptions()).run(store, new Policy.None("warmup"), bar::update);
-      }
+      warmUp(p, warm, workDir, false, bar::startRun, bar::update);
       bar.endRun();
-      System.gc();
     }
     Map<String, List<RunResult>> results = new java.util.LinkedHashMap<>();
     p.policies().forEach(name -> results.put(name, new ArrayList<>()));
@@ -560,8 +649,21 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       List<String> order = new ArrayList<>(p.policies());
       java.util.Collections.rotate(order, -r); // each policy takes a different slot in each repeat
       for (String name : order) {
-        bar.startRun(repeat > 1 ? name + "#" + (r + 1) : name, w.size);
+        String label = repeat > 1 ? name + "#" + (r + 1) : name;
+        bar.startRun(label, w.size);
         RunResult result;
+        if (HINT_POLICIES.contains(name)) {
+          // Its own JVM, the patched classes first: this one keeps stock 2.2.0 for the other policies.
+          List<String> args = childArgs(p, name, template, workDir, workDir.resolve(name + "-" + (r + 1) + ".run"),
+              w.digest(), warm);
+          result = ChildRun.run(label, ChildRun.command(patchedClasses, args),
+              workDir.resolve(name + "-" + (r + 1) + ".run"), stdout, stderr,
+              (phase, n) -> bar.startRun(phase.equals("run") ? label : label + " " + phase, n), bar::update);
+          bar.endRun();
+          stdout.println(Report.summaryLine(result));
+          results.get(name).add(result);
+          continue;
+        }
         try (BenchStore store = template == null
             ? BenchStore.create(workDir, name, s.storeBuckets(), p.writeBufferBytes())
             : BenchStore.openCopy(template, workDir, name, s.storeBuckets(), p.writeBufferBytes())) {
@@ -585,8 +687,98 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     return report;
   }
 
+  /** Warm-up operations: {@code --warmup-ops}, or min(50,000, ops/4). */
+  private long warmOps(WorkloadSpec s) {
+    return warmupOps >= 0 ? warmupOps : Math.min(50_000, s.totalOps() / 4);
+  }
+
+  /**
+   * The warm-up: {@code warm} operations of the same shape with another seed, no cold data, on a throwaway store
+   * (skip hints on or off as the runs that follow use them), so the JIT has compiled the hot paths.
+   */
+  private void warmUp(Plan p, long warm, Path workDir, boolean skipHints, ChildRun.PhaseListener phase,
+      java.util.function.LongConsumer progress) throws Exception {
+    WorkloadSpec s = p.spec();
+    Workload ww = Workload.generate(new WorkloadSpec(warm, s.weights(), s.liveCap(), s.deleteMode(), s.listMode(),
+        s.listLength(), s.buckets(), s.skew(), s.keyNames(), s.seed() + 1, s.coldBuckets(), 0,
+        s.coldWriteShare()));
+    phase.phase("warmup", ww.size);
+    try (BenchStore store = BenchStore.create(workDir, "warmup", s.storeBuckets(), p.writeBufferBytes(),
+        skipHints)) {
+      new WorkloadRunner(ww, p.runOptions()).run(store, new Policy.None("warmup"), progress);
+    }
+    System.gc();
+  }
+
+  /** Parent's options a child does not take over: it gets its own values for them, or does not need them. */
+  private static final Set<String> NOT_FOR_CHILD = Set.of("--scale", "--scale-ops", "--policies", "--repeat", "--out",
+      "--no-progress", "--ops", "--warmup-ops", "--patched-classes", "--help", "--version");
+
+  /**
+   * The command line of the child JVM that runs {@code name}: every option given to this run (as given), the
+   * operation count and warm-up of this comparison, and the hidden options naming the policy, the cold-data
+   * template (absent without cold data), a work directory, the result file and the sequence's digest.
+   */
+  List<String> childArgs(Plan p, String name, Path template, Path workDir, Path result, long digest, long warm) {
+    List<String> a = new ArrayList<>();
+    for (CommandLine.Model.OptionSpec o : spec.commandLine().getParseResult().matchedOptions()) {
+      String n = o.longestName();
+      if (NOT_FOR_CHILD.contains(n) || o.hidden()) {
+        continue;
+      }
+      if (o.arity().max() == 0) {
+        a.add(n);
+        continue;
+      }
+      for (String v : o.originalStringValues()) {
+        a.add(n);
+        a.add(v);
+      }
+    }
+    a.addAll(List.of("--ops", Long.toString(p.spec().totalOps()), "--warmup-ops", Long.toString(warm),
+        "--no-progress", "--child-policy", name, "--child-work", workDir.toAbsolutePath().toString(),
+        "--child-result", result.toAbsolutePath().toString(), "--child-sequence", Long.toHexString(digest)));
+    if (template != null) {
+      a.addAll(List.of("--child-template", template.toAbsolutePath().toString()));
+    }
+    return a;
+  }
+
+  /**
+   * A child JVM's whole job: regenerate the sequence (and check it is the parent's), warm up as the parent did, run
+   * the one hint policy on its own copy of the template (or a fresh store without cold data) with skip hints on,
+   * write the result for the parent.
+   */
+  private int runChild() throws Exception {
+    Plan p = plan(ops != null ? ops : preset().ops(), ALL_POLICIES);
+    WorkloadSpec s = p.spec();
+    Workload w = Workload.generate(s);
+    if (!Long.toHexString(w.digest()).equals(childSequence)) {
+      throw new IllegalStateException(childPolicy + ": the child generated another sequence than its parent ("
+          + Long.toHexString(w.digest()) + " vs " + childSequence + "): the options did not reach it unchanged");
+    }
+    ChildRun.Reporter reporter = new ChildRun.Reporter(stdout);
+    long warm = warmOps(s);
+    if (warm > 0) {
+      warmUp(p, warm, childWork, true, reporter::phase, reporter);
+    }
+    reporter.phase("run", w.size);
+    RunResult result;
+    try (BenchStore store = childTemplate == null
+        ? BenchStore.create(childWork, childPolicy, s.storeBuckets(), p.writeBufferBytes(), true)
+        : BenchStore.openCopy(childTemplate, childWork, childPolicy, s.storeBuckets(), p.writeBufferBytes(), true)) {
+      result = new WorkloadRunner(w, p.runOptions()).run(store, newPolicy(childPolicy, p), reporter);
+    }
+    ChildRun.write(result, childResult);
+    return 0;
+  }
+
   private Policy newPolicy(String name, Plan p) {
     switch (name) {
+      case HintsPolicy.HINTS:
+        return new HintsPolicy(name, new Policy.None(name));
+      case HintsPolicy.RANGE_HINTS:
+        return new HintsPolicy(name, RangeServicePolicy.create(rangeSettings(p.interval())));
       case "none":
         return new Policy.None();
       case "full":

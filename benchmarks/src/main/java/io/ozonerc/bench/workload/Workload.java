@@ -69,6 +69,25 @@ final class Workload {
     return finalLiveCount() + spec.coldKeys() + coldPuts;
   }
 
+  /**
+   * A digest of the whole sequence (every operation's kind, bucket and key, and the final live keys): a child JVM
+   * that regenerated the sequence from the same options checks it got the parent's.
+   */
+  long digest() {
+    long h = size;
+    for (int i = 0; i < size; i++) {
+      h = mix(h * 31 + kind[i]);
+      h = mix(h * 31 + bucket[i]);
+      h = mix(h * 31 + key[i]);
+    }
+    for (long[] ids : finalLive) {
+      for (long id : ids) {
+        h = mix(h * 31 + id);
+      }
+    }
+    return h;
+  }
+
   long finalLiveCount() {
     long n = 0;
     for (long[] ids : finalLive) {

@@ -254,7 +254,9 @@ final class WorkloadRunner {
         delta(t0, t1, TICK_SKIP), delta(t0, t1, TICK_COMPACT_READ), delta(t0, t1, TICK_COMPACT_WRITE),
         delta(t0, t1, TICK_FLUSH_WRITE), policy.compactions(), policy.compactionNanos(), end, sstAll,
         w.finalKeyCount(), content.keys(), policy.detail(), series, seekFacts, delta(t0, t1, TICK_STALL),
-        policy.compactedBytes(), policy.tombstonesRemoved(), policy.flushes());
+        policy.compactedBytes(), policy.tombstonesRemoved(), policy.flushes(), policy.headEntriesRemoved(),
+        policy.hints(),
+        RunResult.omClassesHere());
   }
 
   private static long lowWater(AtomicLongArray done) {

@@ -185,6 +185,102 @@ class ReportTest {
     assertTrue(targets.contains("- MET    range create p99 = 1.00x none"), targets);
   }
 
+  /** {@code r} as a run on the patched classes whose keyTable hints made {@code used} seeks jump. */
+  private static RunResult hinted(RunResult r, long used) {
+    return new RunResult(r.policy(), r.unavailable(), r.list(), r.create(), r.delete(), r.ops(), r.wallNanos(),
+        r.iterSkips(), r.compactReadBytes(), r.compactWriteBytes(), r.flushWriteBytes(), r.manualCompactions(),
+        r.manualCompactionNanos(), r.keyTableEnd(), r.allSstBytesEnd(), r.liveKeysExpected(), r.liveKeysFound(),
+        r.detail(), r.series(), r.seeks(), r.stallMicros(), r.policyCompactedBytes(),
+        r.policy().equals("hints") ? -1 : r.policyTombstonesRemoved(), // hints alone counts no removals
+        r.policyFlushes(), r.policyHeadEntriesRemoved(), new RunResult.Hints(used, used / 2, 1, 2, 0, 1),
+        "/src/ozone-om-patched/target/classes");
+  }
+
+  /** The product's five queue targets with their formulas, hints alone and range alone beside each, and a verdict. */
+  @Test
+  void theProductIsJudgedWithHintsAndRangeAloneBesideIt() {
+    RunResult[] runs = {run("none", 70_000, 50, 0, 10 << 20, 5000), run("full", 8_000, 60, 7, 210 << 20, 20),
+        run("range", 60_000, 52, 5, 12 << 20, 3000), hinted(run("hints", 13_000, 51, 0, 10 << 20, 30), 500),
+        hinted(run("range+hints", 12_000, 52, 5, 20 << 20, 30), 400), run("ideal", 10_000, 0, 0, 0, 20)};
+    String targets = report(Report.Targets.QUEUE, 4 << 20, runs).productTargets();
+    assertTrue(targets.contains("- MET    range+hints list p99 = 1.20x ideal (target <= 1.3x); hints alone 1.30x, "
+        + "range alone 6.00x\n"), targets);
+    // (70 - 12) / (70 - 10) = 0.97; hints (70 - 13) / 60 = 0.95; range (70 - 60) / 60 = 0.17.
+    assertTrue(targets.contains("- MET    range+hints closes 0.97 of none's list p99 gap to ideal, (none - "
+        + "range+hints) / (none - ideal) (target >= 0.8); hints alone 0.95, range alone 0.17\n"), targets);
+    // (20 - 10) / (210 - 10) MB = 0.050; hints wrote none's bytes, range 2 MB more.
+    assertTrue(targets.contains("- MET    range+hints manual compaction cost = 0.050 of full's, (range+hints - none) / "
+        + "(full - none) compaction bytes written (target <= 0.1); hints alone 0.000, range alone 0.010\n"), targets);
+    assertTrue(targets.contains("- MET    range+hints create p99 = 1.04x none (target <= 1.05x); hints alone 1.02x, "
+        + "range alone 1.04x\n"), targets);
+    assertTrue(targets.endsWith("- VERDICT on the product, range+hints: MET (5 of 5 targets met)"), targets);
+
+    // Slower writes and a list at 1.4x ideal: missed at the benchmark's 4 MB memtable, met from 128 MB on.
+    RunResult slow = hinted(run("range+hints", 14_000, 55, 5, 20 << 20, 30), 400);
+    String at4mb = report(Report.Targets.QUEUE, 4 << 20, runs[0], runs[5], slow).productTargets();
+    assertTrue(at4mb.contains("- MISSED range+hints list p99 = 1.40x ideal (target <= 1.3x); hints alone n/a (not "
+        + "run), range alone n/a (not run)"), at4mb);
+    assertTrue(at4mb.contains("- range+hints manual compaction cost: n/a (none or full not run"), at4mb);
+    assertTrue(at4mb.endsWith("- VERDICT on the product, range+hints: MISSED (1 of 4 targets met; missed: list p99 vs "
+        + "ideal, create p99, delete p99; 1 n/a)"), at4mb);
+    String at128mb = report(Report.Targets.QUEUE, 128L << 20, runs[0], runs[5], slow).productTargets();
+    assertTrue(at128mb.contains("- MET    range+hints list p99 = 1.40x ideal (target <= 1.5x, with a memtable of 128 "
+        + "MB or more)"), at128mb);
+  }
+
+  /** A product that neither compacted nor jumped a seek is not judged; the hints' jumps alone are work. */
+  @Test
+  void theProductGetsNoVerdictWhenNeitherPartDidAnything() {
+    RunResult none = run("none", 70_000, 50, 0, 10 << 20, 5000);
+    RunResult ideal = run("ideal", 10_000, 0, 0, 0, 20);
+    String idle = report(Report.Targets.QUEUE, 4 << 20, none, hinted(run("range+hints", 12_000, 50, 0, 10 << 20, 30),
+        0), ideal).productTargets();
+    assertTrue(idle.startsWith("- NO VERDICT: range+hints did nothing"), idle);
+    assertFalse(idle.contains("MET") || idle.contains("MISSED"), idle);
+    String jumped = report(Report.Targets.QUEUE, 4 << 20, none, hinted(run("range+hints", 12_000, 50, 0, 10 << 20,
+        30), 7), ideal).productTargets();
+    assertTrue(jumped.contains("- MET    range+hints list p99 = 1.20x ideal"), jumped);
+    assertTrue(report(Report.Targets.QUEUE, 4 << 20, none, ideal).productTargets()
+        .equals("- product targets: n/a (range+hints not run)"));
+  }
+
+  /** Random churn: no worse than none on every line, within the tolerance range's lines use, judged even when idle. */
+  @Test
+  void randomChurnJudgesTheProductNoWorseThanNone() {
+    String targets = report(Report.Targets.RANDOM_CHURN, 4 << 20,
+        run("none", 3_000, 50, 0, 10 << 20, 40), run("range", 3_100, 50, 0, 10 << 20, 40),
+        hinted(run("hints", 3_000, 50, 0, 10 << 20, 40), 0),
+        hinted(run("range+hints", 3_450, 50, 0, 10 << 20, 40), 0)).productTargets();
+    assertTrue(targets.startsWith("- Random churn: range+hints must be no worse than none on any line (target: each "
+        + "ratio <= 1.1x none, the tolerance of range's lines above"), targets);
+    assertTrue(targets.contains("did nothing: no compaction, no flush, no seek that jumped; expected here"), targets);
+    assertTrue(targets.contains("  - MISSED range+hints list p99 = 1.15x none; hints alone 1.00x, range alone 1.03x"),
+        targets);
+    assertTrue(targets.contains("  - MET    range+hints compaction bytes written = 1.00x none"), targets);
+    assertTrue(targets.contains("  - MET    range+hints write stalls = 0.0 ms, none 0.0 ms"), targets);
+    assertTrue(targets.endsWith("- VERDICT on the product, range+hints (no worse than none, within 1.1x): MISSED (5 "
+        + "of 7 targets met; missed: list p99, list mean)"), targets);
+  }
+
+  /** One line per policy on what it did, with where its OM classes came from. */
+  @Test
+  void eachPolicyGetsOneLineOnWhatItDid() {
+    // none counts no removals (-1), as Policy.None; range's service counts them.
+    String did = report(Report.Targets.QUEUE, 4 << 20, run("none", 70_000, 50, 0, 10 << 20, 5000, -1),
+        run("range", 60_000, 52, 5, 12 << 20, 3000), hinted(run("hints", 13_000, 51, 0, 10 << 20, 30), 500),
+        run("ideal", 10_000, 0, 0, 0, 20)).whatEachDid();
+    List<String> lines = did.lines().toList();
+    assertEquals(4, lines.size(), did);
+    assertTrue(lines.get(0).startsWith("- none: nothing: RocksDB's automatic compactions only, 10.0 MB written by all "
+        + "compactions [OM classes: "), did);
+    assertTrue(lines.get(1).startsWith("- range: 5 manual compaction(s) (0.0 s), 0 memtable flush(es), 1,000 "
+        + "tombstones removed by its own count; 12.0 MB written by all compactions (+2.0 MB vs none); "), did);
+    assertTrue(lines.get(2).startsWith("- hints: no compaction; 10.0 MB written by all compactions (+0.0 MB vs none); "
+        + "0 tombstones left; skip hints: 500 seeks jumped, 250 hints learned, 2 retired, 1 refused, 0 evicted "
+        + "(keyTable) [OM classes: /src/ozone-om-patched/target/classes]"), did);
+    assertTrue(lines.get(3).startsWith("- ideal: after the fact: "), did);
+  }
+
   @Test
   void repeatsShowMedianAndSpread() {
     Report r = report(Report.Targets.QUEUE, 4 << 20,

@@ -24,7 +24,9 @@ import picocli.CommandLine;
 /**
  * Runs the default workload (a hot queue bucket among cold buckets) at a tiny scale, a few seconds per policy, and
  * checks what it writes, plus the loud failures on bad arguments. Assertions are on structure and on counts RocksDB
- * reports (internal keys skipped per list, tombstones left, keys found), never on time.
+ * reports (internal keys skipped per list, tombstones left, keys found), never on time. The default policies
+ * include the two hint policies, so the comparison starts a real child JVM for each on ozone-om-patched's classes
+ * (built before this module by the reactor; see the pom), while this JVM keeps the stock 2.2.0 classes.
  */
 class TombstoneBenchmarkSmokeTest {
 
@@ -34,11 +36,22 @@ class TombstoneBenchmarkSmokeTest {
   static int exitCode;
   static String stdout;
   static Map<String, Map<String, String>> summary;
+  static TombstoneBenchmark bench;
+
+  /** ozone-om-patched's classes, as the pom tells this test where they are. */
+  static Path patchedClasses() {
+    String dir = System.getProperty("bench.test.patched.classes");
+    assertTrue(dir != null, "bench.test.patched.classes not set: run through Maven (benchmarks/pom.xml sets it)");
+    Path p = Path.of(dir).toAbsolutePath().normalize();
+    assertTrue(Files.isRegularFile(p.resolve("org/apache/hadoop/hdds/utils/db/SkipHints.class")), p + " holds no "
+        + "patched classes: build ozone-om-patched first (mvn -pl benchmarks -am test does)");
+    return p;
+  }
 
   @BeforeAll
   static void runTinyComparison() throws Exception {
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    TombstoneBenchmark bench = new TombstoneBenchmark();
+    bench = new TombstoneBenchmark();
     bench.stdout = new PrintStream(buf, true, StandardCharsets.UTF_8);
     exitCode = new CommandLine(bench).execute(
         // The default hot-queue workload at toy size: 20,000 cold keys in 10 buckets (a fifth of the creates go
@@ -48,7 +61,7 @@ class TombstoneBenchmarkSmokeTest {
         "--cold-keys", "20000", "--cold-buckets", "10", "--ops", "50000", "--live-cap", "2000",
         "--list-length", "100", "--write-buffer", "1MB", "--min-tombstones", "100", "--interval", "50ms",
         "--full-interval", "1s", "--sample-interval", "200ms", "--warmup-ops", "0", "--no-progress",
-        "--out", out.toString());
+        "--patched-classes", patchedClasses().toString(), "--out", out.toString());
     stdout = buf.toString(StandardCharsets.UTF_8);
     summary = readSummary(out.resolve("summary.csv"));
   }
@@ -170,6 +183,68 @@ class TombstoneBenchmarkSmokeTest {
     return java.util.Arrays.stream(counts).average().orElseThrow();
   }
 
+  /**
+   * hints and range+hints ran in child JVMs on the patched classes, and their runs came back to the report; every
+   * other policy ran in this JVM on the stock 2.2.0 classes. Checked by where each run's JVM loaded
+   * OmMetadataManagerImpl from, and by the hint counters only the patched classes have.
+   */
+  @Test
+  void hintPoliciesRanInChildJvmsOnThePatchedClassesAndTheRestOnStock() throws Exception {
+    assertEquals(0, exitCode, stdout);
+    Report report = bench.reports.get(0);
+    Path patched = patchedClasses();
+    Path stockJar = Path.of(org.apache.hadoop.ozone.om.OmMetadataManagerImpl.class.getProtectionDomain()
+        .getCodeSource().getLocation().toURI());
+    assertTrue(stockJar.getFileName().toString().matches("ozone-manager-2\\.2\\.0\\.jar"),
+        "this JVM must load the stock OM: " + stockJar);
+    assertTrue(!SkipHintCounters.loaded(), "the parent JVM must not see the skip hints patch");
+    RunResult none = report.get("none");
+    for (String policy : TombstoneBenchmark.ALL_POLICIES) {
+      RunResult r = report.get(policy);
+      assertTrue(r != null, "no run of " + policy + " in the report");
+      assertEquals(none.liveKeysExpected(), r.liveKeysExpected(), policy + ": another sequence");
+      assertEquals(r.liveKeysExpected(), r.liveKeysFound(), policy);
+      assertEquals(none.list().getTotalCount(), r.list().getTotalCount(), policy + ": lists");
+      if (TombstoneBenchmark.HINT_POLICIES.contains(policy)) {
+        assertEquals(patched, Path.of(r.omClassesFrom()).toAbsolutePath().normalize(), policy);
+        assertEquals(none.ops(), r.ops(), policy);
+        assertTrue(r.hints() != null, policy + " brought no hint counters back");
+        assertTrue(r.hints().used() > 0, policy + ": no seek jumped: " + r.hints());
+        assertTrue(r.hints().learned() > 0, policy + ": no hint learned: " + r.hints());
+        assertTrue(r.skipsPerList() < none.skipsPerList(), policy + " skips/list " + r.skipsPerList() + " vs none "
+            + none.skipsPerList());
+      } else {
+        assertEquals(stockJar, Path.of(r.omClassesFrom()), policy + " must run on the stock classes");
+        assertTrue(r.hints() == null, policy + " has hint counters");
+      }
+    }
+    assertTrue(report.get(HintsPolicy.RANGE_HINTS).detail().startsWith("service metrics: rounds "),
+        "range+hints runs range's service");
+    assertEquals(patched.toString(), summary.get("hints").get("om_classes"));
+  }
+
+  /** One line per policy on what it did, and the product's targets judged beside hints alone and range alone. */
+  @Test
+  void reportSaysWhatEachPolicyDidAndJudgesTheProduct() throws Exception {
+    String md = Files.readString(out.resolve("report.md"));
+    for (String policy : TombstoneBenchmark.ALL_POLICIES) {
+      assertTrue(md.lines().filter(l -> l.startsWith("- " + policy + ": ")).count() == 1,
+          "no single 'what it did' line for " + policy);
+    }
+    assertTrue(md.lines().anyMatch(l -> l.startsWith("- none: nothing: RocksDB's automatic compactions only")), md);
+    assertTrue(md.lines().anyMatch(l -> l.startsWith("- ideal: after the fact")), md);
+    assertTrue(md.lines().anyMatch(l -> l.startsWith("- hints: no compaction;") && l.contains("seeks jumped")), md);
+    assertTrue(md.lines().anyMatch(l -> l.startsWith("- range+hints: ") && l.contains("tombstones removed by its "
+        + "own count") && l.contains("seeks jumped")), md);
+    for (String target : List.of("range+hints list p99 = ", "of none's list p99 gap to ideal",
+        "range+hints manual compaction cost = ", "range+hints create p99 = ", "range+hints delete p99 = ")) {
+      assertTrue(md.lines().anyMatch(l -> (l.startsWith("- MET") || l.startsWith("- MISSED")) && l.contains(target)
+          && l.contains("; hints alone ") && l.contains(", range alone ")), "no judged product line '" + target
+          + "'");
+    }
+    assertTrue(md.lines().anyMatch(l -> l.startsWith("- VERDICT on the product, range+hints: ")), md);
+  }
+
   @Test
   void rangeReportsTheServicesOwnMetrics() throws Exception {
     assertTrue(Files.readString(out.resolve("report.md")).contains("range: service metrics: rounds "));
@@ -215,6 +290,9 @@ class TombstoneBenchmarkSmokeTest {
       "--cold-keys=-1                     | --cold-keys must be in",
       "--cold-write-share=1.5             | --cold-write-share must be in [0, 1)",
       "--patched-list                     | --patched-list: the OM classes on the class path are stock",
+      "--policies=none,hints              | hints: no patched OM classes given",
+      "--policies=range+hints             | range+hints: no patched OM classes given",
+      "--patched-classes=target/no-such-dir | hints, range+hints: --patched-classes target/no-such-dir holds no",
   })
   void badArgumentsFailLoudly(String arg, String message) {
     StringWriter err = new StringWriter();
