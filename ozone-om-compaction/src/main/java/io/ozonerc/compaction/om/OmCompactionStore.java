@@ -10,6 +10,7 @@ import io.ozonerc.compaction.rocks.RocksFacts;
 import io.ozonerc.compaction.service.CompactionStore;
 import io.ozonerc.compaction.service.StoreUnavailableException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -136,11 +137,15 @@ public final class OmCompactionStore implements CompactionStore {
     return out;
   }
 
-  /** One bounded seek per range plus RocksDB's size estimates ({@link HeadProbe}). */
+  /**
+   * One bounded seek per range plus RocksDB's size estimates ({@link HeadProbe}); a range whose start has a skip
+   * hint in a patched OM is sized from the hint instead, without a seek ({@link SkipHintSpans}).
+   */
   @Override
   public List<HeadFacts> probeHeads(String table, List<KeyRange> ranges, List<SstFile> tableFiles)
       throws IOException {
-    return onDb(db -> HeadProbe.probe(db, table, ranges, tableFiles));
+    Map<ByteBuffer, byte[]> hints = SkipHintSpans.of(metadata(), table);
+    return onDb(db -> HeadProbe.probe(db, table, ranges, tableFiles, hints));
   }
 
   @Override

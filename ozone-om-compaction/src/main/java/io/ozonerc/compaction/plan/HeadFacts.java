@@ -20,9 +20,13 @@ package io.ozonerc.compaction.plan;
  *                    {@code compactRange} of the head flushes the memtable first
  * @param memOutside  memtable entries of the table outside {@code range}: the file that flush writes reaches
  *                    beyond the range (on a busy OM a flush holds every bucket's writes)
+ * @param skippedByReaders the OM's read path holds a skip hint at {@code begin}: listings from there jump to
+ *                    {@code firstLive} (the hint) and pay nothing for the span, so it costs space only. The span
+ *                    was sized from the hint, without a seek; keys deleted past the hint since it was learned are
+ *                    not counted (the next listing pays for those once and advances the hint)
  */
 public record HeadFacts(KeyRange range, byte[] firstLive, long deadEntries, long deadBytes, boolean truncated,
-    long memDead, long memOutside) {
+    long memDead, long memOutside, boolean skippedByReaders) {
 
   /** Label of a range that stands for a whole table: the keys before its first live key. */
   public static final String TABLE_HEAD = "(table head)";
@@ -35,7 +39,7 @@ public record HeadFacts(KeyRange range, byte[] firstLive, long deadEntries, long
 
   /** A head with nothing in the memtables. */
   public HeadFacts(KeyRange range, byte[] firstLive, long deadEntries, long deadBytes, boolean truncated) {
-    this(range, firstLive, deadEntries, deadBytes, truncated, 0, 0);
+    this(range, firstLive, deadEntries, deadBytes, truncated, 0, 0, false);
   }
 
   /** The range of a whole table, probed from its first byte. */

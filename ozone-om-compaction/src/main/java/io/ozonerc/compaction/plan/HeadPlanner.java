@@ -49,6 +49,14 @@ import java.util.Map;
  * it writes is a level-0 file over everything the memtable holds ({@link #flushedMemtable}).
  * A head below level 0 is compacted whatever its cost: nothing will make it cheaper, and it must not starve.
  *
+ * <h2>Heads that listings skip</h2>
+ * On an OM patched with skip hints, a listing from a bucket's, directory's or table's start jumps to the first live
+ * key an earlier listing found there, so it pays nothing for the dead span before it. Where a hint exists the
+ * store sizes the head from it instead of seeking ({@link HeadFacts#skippedByReaders()}), and the head costs space
+ * only: it is compacted when that is cheap, its files its own ({@link #foreignFile}), and otherwise left as
+ * {@link Verdict#SKIPPED_BY_READERS}, for RocksDB's own compactions. Such a head never speeds up the head checks
+ * (the service holds it like a head waiting for level 0). Without the patch every head is probed as above.
+ *
  * <h2>Ranking</h2>
  * Table heads first, largest first: every listing of every bucket crosses its table's head, and a table head is
  * also the head of the table's first bucket. Then bucket heads by dead entries. A bucket head inside a planned
@@ -233,17 +241,26 @@ public final class HeadPlanner {
     RangeAssessment base = RangePlanner.assess(span, files, sortedBuckets, settings);
     boolean qualifies = minDeadKeys > 0 && h.deadEntries() >= minDeadKeys;
     String why = String.format(Locale.ROOT, "dead head %d %s %d (%s)", h.deadEntries(),
-        qualifies ? ">=" : "<", minDeadKeys, h.firstLive() == null
+        qualifies ? ">=" : "<", minDeadKeys, h.skippedByReaders()
+            ? (h.firstLive() == null ? "listings skip it: a skip hint past the range's end"
+                : "listings skip it: a skip hint at " + Keys.show(h.firstLive()))
+            : h.firstLive() == null
             ? (h.truncated() ? "no live key within the probe's skip cap" : "no live key in the range")
             : "first live key " + Keys.show(h.firstLive()));
     // A head still in the memtables qualifies too: compactRange flushes a memtable that overlaps its range, and
     // the flushed file is costed as the level-0 file it becomes (flushedMemtable).
     RangeStats st = base.stats();
     boolean level0Bound = st.shallowestLevel() == 0 && st.fileEntries() > settings.maxCompactionEntries();
+    SstFile foreign = qualifies && h.skippedByReaders()
+        ? foreignFile(h, span, files, sortedBuckets, base.forceBottommost()) : null;
     Verdict v = !qualifies ? Verdict.BELOW_THRESHOLD : st.busy() ? Verdict.BUSY
-        : level0Bound ? Verdict.WAITS_FOR_LEVEL0 : Verdict.PLANNED;
+        : foreign != null ? Verdict.SKIPPED_BY_READERS : level0Bound ? Verdict.WAITS_FOR_LEVEL0 : Verdict.PLANNED;
     if (v == Verdict.BUSY) {
       why = "an overlapping file is being compacted; " + why;
+    } else if (v == Verdict.SKIPPED_BY_READERS) {
+      why += "; it costs space only, and its compaction would rewrite files of other ranges too ("
+          + (FLUSHED_MEMTABLE.equals(foreign.name()) ? foreign.name() : "level " + foreign.level() + " "
+          + Keys.show(foreign.smallestKey()) + " .. " + Keys.show(foreign.largestKey())) + ")";
     } else if (v == Verdict.WAITS_FOR_LEVEL0) {
       why += "; its compaction would rewrite " + st.fileEntries() + " entries > max.compaction.entries "
           + settings.maxCompactionEntries() + " (level-0 files spanning other ranges and everything below them"
@@ -251,6 +268,37 @@ public final class HeadPlanner {
               + "head, " + h.memOutside() + " outside the range)");
     }
     return new RangeAssessment(span, base.stats(), v, why, base.forceBottommost());
+  }
+
+  /**
+   * For a head listings skip: a file its compaction would rewrite that reaches outside the head's own range, or
+   * null when its files are its own. Such a head costs space only, so it is compacted only when reclaiming it
+   * rewrites nothing but its own range: a compaction that rewrites other ranges' data for it is write
+   * amplification with no reader to gain, and RocksDB's own compactions drop the span later at no extra cost. The
+   * own range of a bucket head is its bucket; of a table head, the table's start up to the end of the bucket that
+   * holds its first live key (the buckets it runs through are all dead up to there).
+   */
+  static SstFile foreignFile(HeadFacts h, KeyRange span, List<SstFile> files, List<KeyRange> sortedBuckets,
+      boolean forceBottommost) {
+    byte[] ownEnd = h.range().end();
+    if (h.isTableHead()) {
+      ownEnd = span.end();
+      for (KeyRange b : sortedBuckets) {
+        if (ownEnd != null && Keys.compare(b.begin(), ownEnd) <= 0 && Keys.compareEnds(ownEnd, b.end()) < 0) {
+          ownEnd = b.end();
+          break;
+        }
+      }
+    }
+    for (SstFile f : CompactionCost.pickedFiles(TableFacts.of(files, sortedBuckets), span.begin(), span.end(),
+        forceBottommost)) {
+      boolean inside = Keys.compare(f.smallestKey(), h.range().begin()) >= 0
+          && (ownEnd == null || Keys.compare(f.largestKey(), ownEnd) < 0);
+      if (!inside) {
+        return f;
+      }
+    }
+    return null;
   }
 
   /** Name of the level-0 file a head's compaction would flush, in costs and reports. */

@@ -19,7 +19,12 @@ public enum Verdict {
    * span other ranges pull in everything below them; left to RocksDB's own level-0 compaction, which takes that
    * part anyway (see {@link HeadPlanner#assess}).
    */
-  WAITS_FOR_LEVEL0;
+  WAITS_FOR_LEVEL0,
+  /**
+   * A dead head that listings skip (the OM's skip hints span it), so it costs space, not reads; left alone until
+   * its compaction would rewrite mostly its own dead entries (see {@link HeadPlanner#assess}).
+   */
+  SKIPPED_BY_READERS;
 
   @Override
   public String toString() {

@@ -5,8 +5,10 @@ import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.Keys;
 import io.ozonerc.compaction.plan.SstFile;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.hdds.utils.db.RocksDatabase;
 import org.apache.hadoop.hdds.utils.db.managed.ManagedReadOptions;
 import org.apache.hadoop.hdds.utils.db.managed.ManagedRocksIterator;
@@ -60,6 +62,17 @@ public final class HeadProbe {
    */
   public static List<HeadFacts> probe(RocksDatabase db, String table, List<KeyRange> ranges,
       List<SstFile> tableFiles) throws IOException {
+    return probe(db, table, ranges, tableFiles, Map.of());
+  }
+
+  /**
+   * Probes {@code ranges} like {@link #probe(RocksDatabase, String, List, List)}, except that a range whose start
+   * has a skip hint in {@code hints} (start to hint, from the OM's read path) is not sought: the hint is where
+   * listings from its start jump to, so [begin, hint) is the span they skip, and it is sized the same way. Its
+   * facts say {@link HeadFacts#skippedByReaders()}.
+   */
+  public static List<HeadFacts> probe(RocksDatabase db, String table, List<KeyRange> ranges,
+      List<SstFile> tableFiles, Map<ByteBuffer, byte[]> hints) throws IOException {
     RocksDatabase.ColumnFamily cf = db.getColumnFamily(table);
     if (cf == null) {
       throw new IOException("No column family " + table + " in " + db);
@@ -72,7 +85,7 @@ public final class HeadProbe {
         if (!r.table().equals(table)) {
           throw new IllegalArgumentException("range " + r + " is not of table " + table);
         }
-        out.add(probeOne(raw, cf.getHandle(), r, tableFiles));
+        out.add(probeOne(raw, cf.getHandle(), r, tableFiles, hints.get(ByteBuffer.wrap(r.begin()))));
       }
     } catch (RocksDBException e) {
       throw new IOException("dead-head probe of " + table + " failed: " + e.getMessage(), e);
@@ -80,8 +93,22 @@ public final class HeadProbe {
     return out;
   }
 
-  private static HeadFacts probeOne(RocksDB raw, ColumnFamilyHandle cf, KeyRange r, List<SstFile> tableFiles)
-      throws RocksDBException {
+  private static HeadFacts probeOne(RocksDB raw, ColumnFamilyHandle cf, KeyRange r, List<SstFile> tableFiles,
+      byte[] hint) throws RocksDBException {
+    if (hint != null) {
+      // A hint at or past the range's end: no live key in the range when it was learned (a bucket emptied).
+      byte[] firstLive = r.end() != null && Keys.compare(hint, r.end()) >= 0 ? null : hint;
+      return sizeSpan(raw, cf, r, tableFiles, firstLive, false, true);
+    }
+    Seek found = seekFirstLive(raw, cf, r);
+    return sizeSpan(raw, cf, r, tableFiles, found.firstLive(), found.truncated(), false);
+  }
+
+  /** What a seek found: the first live key (null: none), or that it gave up at the skip cap. */
+  private record Seek(byte[] firstLive, boolean truncated) { }
+
+  /** One bounded seek from the range's start. */
+  private static Seek seekFirstLive(RocksDB raw, ColumnFamilyHandle cf, KeyRange r) throws RocksDBException {
     byte[] firstLive = null;
     boolean truncated = false;
     try (ManagedReadOptions options = new ManagedReadOptions();
@@ -107,9 +134,20 @@ public final class HeadProbe {
         }
       }
     }
+    return new Seek(firstLive, truncated);
+  }
+
+  /**
+   * Sizes [begin, firstLive) (the whole range when there is no live key) from approximate sizes. A probed head's
+   * memtable share is checked against the memtable itself ({@link #checked}, a memtable-only seek); a head readers
+   * skip takes RocksDB's estimate as it is: it costs space only, so its size need not be exact, and sizing it
+   * reads no key at all.
+   */
+  private static HeadFacts sizeSpan(RocksDB raw, ColumnFamilyHandle cf, KeyRange r, List<SstFile> tableFiles,
+      byte[] firstLive, boolean truncated, boolean skippedByReaders) throws RocksDBException {
     byte[] spanEnd = firstLive != null ? firstLive : r.end(); // null: to the end of the table
     if (spanEnd != null && Keys.compare(spanEnd, r.begin()) <= 0) {
-      return new HeadFacts(r, firstLive, 0, 0, truncated);
+      return new HeadFacts(r, firstLive, 0, 0, truncated, 0, 0, skippedByReaders);
     }
     long bytes;
     long memEntries;
@@ -122,11 +160,13 @@ public final class HeadProbe {
     // A compactRange of the head flushes the memtable first when it holds any key of [begin, spanEnd) (the span's
     // end left out, RocksFacts.compact); the flushed file spans every key the memtable holds, so what it holds
     // outside this range widens the compaction.
-    memEntries = checked(memEntries, memtableHoldsAny(raw, cf, r.begin(), spanEnd));
-    long memOutside = memEntries > 0 ? memtableOutside(raw, cf, r) : 0;
+    if (!skippedByReaders) {
+      memEntries = checked(memEntries, memtableHoldsAny(raw, cf, r.begin(), spanEnd));
+    }
+    long memOutside = memEntries > 0 ? memtableOutside(raw, cf, r, !skippedByReaders) : 0;
     long sstEntries = entriesIn(tableFiles, r.begin(), spanEnd, bytes);
     return new HeadFacts(r, firstLive, sstEntries + memEntries, Math.max(0, bytes), truncated, memEntries,
-        memOutside);
+        memOutside, skippedByReaders);
   }
 
   /**
@@ -139,19 +179,23 @@ public final class HeadProbe {
     return holdsAny ? Math.max(1, estimate) : Math.min(2, estimate);
   }
 
-  /** Memtable entries of the table before {@code r.begin()} and at or after {@code r.end()}, {@link #checked}. */
-  private static long memtableOutside(RocksDB raw, ColumnFamilyHandle cf, KeyRange r) throws RocksDBException {
+  /**
+   * Memtable entries of the table before {@code r.begin()} and at or after {@code r.end()}, {@link #checked} when
+   * {@code check}.
+   */
+  private static long memtableOutside(RocksDB raw, ColumnFamilyHandle cf, KeyRange r, boolean check)
+      throws RocksDBException {
     long outside = 0;
     if (r.begin().length > 0) {
       try (ManagedSlice from = new ManagedSlice(new byte[0]); ManagedSlice to = new ManagedSlice(r.begin())) {
         long n = Math.max(0, raw.getApproximateMemTableStats(cf, new Range(from, to)).count);
-        outside += checked(n, memtableHoldsAny(raw, cf, new byte[0], r.begin()));
+        outside += check ? checked(n, memtableHoldsAny(raw, cf, new byte[0], r.begin())) : n;
       }
     }
     if (r.end() != null) {
       try (ManagedSlice from = new ManagedSlice(r.end()); ManagedSlice to = new ManagedSlice(PAST_ANY_OM_KEY)) {
         long n = Math.max(0, raw.getApproximateMemTableStats(cf, new Range(from, to)).count);
-        outside += checked(n, memtableHoldsAny(raw, cf, r.end(), null));
+        outside += check ? checked(n, memtableHoldsAny(raw, cf, r.end(), null)) : n;
       }
     }
     return outside;

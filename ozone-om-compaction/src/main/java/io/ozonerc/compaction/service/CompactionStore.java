@@ -24,7 +24,9 @@ public interface CompactionStore {
 
   /**
    * Dead heads of {@code ranges}, all of {@code table}: where each range's first live key is and how many internal
-   * keys precede it. {@code tableFiles} are the table's live files. Reads only.
+   * keys precede it. {@code tableFiles} are the table's live files. Reads only. Where the OM's read path keeps a
+   * skip hint at a range's start, the head is the span listings skip, sized without a seek
+   * ({@link HeadFacts#skippedByReaders()}).
    */
   List<HeadFacts> probeHeads(String table, List<KeyRange> ranges, List<SstFile> tableFiles) throws IOException;
 

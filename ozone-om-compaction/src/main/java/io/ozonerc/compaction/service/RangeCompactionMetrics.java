@@ -73,6 +73,13 @@ public final class RangeCompactionMetrics implements MetricsSource {
   final MutableCounterLong headsWaitingForLevel0 = registry.newCounter("HeadsWaitingForLevel0",
       "Qualifying dead heads not compacted because their compaction would take level-0 files spanning other ranges "
           + "and rewrite more than max.compaction.entries (left to RocksDB's own level-0 compaction)", 0L);
+  final MutableCounterLong headsSkippedByReaders = registry.newCounter("HeadsSkippedByReaders",
+      "Qualifying dead heads left alone because the OM's listings skip them (a skip hint spans them) and their "
+          + "compaction would rewrite more than twice their dead entries", 0L);
+  final MutableCounterLong headsSizedFromHints = registry.newCounter("HeadsSizedFromHints",
+      "Dead heads sized from the OM's skip hints, without a seek (an OM patched with skip hints)", 0L);
+  final MutableCounterLong headProbeSeeks = registry.newCounter("HeadProbeSeeks",
+      "Dead heads probed with a seek of their own (no skip hint at their start)", 0L);
   final MutableGaugeLong lastRoundDurationMs =
       registry.newGauge("LastRoundDurationMs", "Duration of the last round", 0L);
   final MutableGaugeLong lastRoundEndTimeMs = registry.newGauge("LastRoundEndTimeMs",
@@ -216,6 +223,18 @@ public final class RangeCompactionMetrics implements MetricsSource {
 
   public long getHeadsWaitingForLevel0() {
     return headsWaitingForLevel0.value();
+  }
+
+  public long getHeadsSkippedByReaders() {
+    return headsSkippedByReaders.value();
+  }
+
+  public long getHeadsSizedFromHints() {
+    return headsSizedFromHints.value();
+  }
+
+  public long getHeadProbeSeeks() {
+    return headProbeSeeks.value();
   }
 
   public long getHeadDeadEntriesRemoved() {

@@ -2,6 +2,7 @@ package io.ozonerc.compaction.service;
 
 import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.plan.CompactionPlan;
+import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.HeadPace;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.MemtableFacts;
@@ -496,6 +497,14 @@ public class RangeCompactionService extends BackgroundService {
       metrics.rangesPlanned.incr(plan.planned().size());
       metrics.rangesSkippedBudget.incr(count(plan, Verdict.OVER_BUDGET));
       metrics.headsWaitingForLevel0.incr(count(plan, Verdict.WAITS_FOR_LEVEL0));
+      metrics.headsSkippedByReaders.incr(count(plan, Verdict.SKIPPED_BY_READERS));
+    }
+
+    @Override
+    public void headsProbed(List<HeadFacts> probed) {
+      long fromHints = probed.stream().filter(HeadFacts::skippedByReaders).count();
+      metrics.headsSizedFromHints.incr(fromHints);
+      metrics.headProbeSeeks.incr(probed.size() - fromHints);
     }
 
     @Override
@@ -513,6 +522,8 @@ public class RangeCompactionService extends BackgroundService {
     public void skipped(RangeAssessment recheck) {
       if (recheck.verdict() == Verdict.WAITS_FOR_LEVEL0) {
         metrics.headsWaitingForLevel0.incr();
+      } else if (recheck.verdict() == Verdict.SKIPPED_BY_READERS) {
+        metrics.headsSkippedByReaders.incr();
       } else {
         metrics.rangesSkippedStale.incr();
       }

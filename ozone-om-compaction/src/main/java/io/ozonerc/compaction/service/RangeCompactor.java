@@ -125,6 +125,9 @@ public final class RangeCompactor {
 
     default void planned(CompactionPlan plan) { }
 
+    /** What each head of a pass was found to be, by a seek or from a skip hint. */
+    default void headsProbed(List<HeadFacts> probed) { }
+
     /** The dead heads a pass probed: those planned, and those left with the reason ({@code notPlanned}). */
     default void headsPlanned(CompactionPlan plan) { }
 
@@ -289,7 +292,8 @@ public final class RangeCompactor {
   }
 
   /** Verdicts that leave a qualifying head for a reason time alone does not change ({@link HeadPace.Reading#held}). */
-  private static final Set<Verdict> HELD = Set.of(Verdict.WAITS_FOR_LEVEL0, Verdict.BUSY, Verdict.NO_PROGRESS);
+  private static final Set<Verdict> HELD = Set.of(Verdict.WAITS_FOR_LEVEL0, Verdict.BUSY, Verdict.NO_PROGRESS,
+      Verdict.SKIPPED_BY_READERS);
 
   /**
    * What a pass over dead heads did; {@code stop} is null when it ran to its end. {@code readings}: every probed
@@ -345,6 +349,7 @@ public final class RangeCompactor {
     headPlan.probed().forEach(h -> readings.put(h.range(),
         new HeadPace.Reading(h.range(), h.deadEntries(), h.deadEntries())));
     CompactionPlan plan = headPlan.plan();
+    listener.headsProbed(headPlan.probed());
     listener.headsPlanned(plan);
     plan.notPlanned().forEach(a -> markHeld(readings, a));
     List<Compacted> done = new ArrayList<>();

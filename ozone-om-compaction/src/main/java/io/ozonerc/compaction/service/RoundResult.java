@@ -168,6 +168,12 @@ public record RoundResult(Outcome outcome, String detail, CompactionPlan plan, H
         .count();
   }
 
+  /** Qualifying dead heads left alone because listings skip them and their compaction is not cheap. */
+  public long headsSkippedByReaders() {
+    return Stream.concat(notPlanned(), skipped.stream()).filter(a -> a.verdict() == Verdict.SKIPPED_BY_READERS)
+        .count();
+  }
+
   private Stream<RangeAssessment> notPlanned() {
     return Stream.concat(headPlan == null ? Stream.empty() : headPlan.plan().notPlanned().stream(),
         plan == null ? Stream.empty() : plan.notPlanned().stream());
@@ -218,12 +224,16 @@ public record RoundResult(Outcome outcome, String detail, CompactionPlan plan, H
         parts.add("stopped: " + why + ", " + left + " left");
       }
     }
-    long waits = skipped.stream().filter(a -> a.verdict() == Verdict.WAITS_FOR_LEVEL0).count();
+    long waits = skipped.stream().filter(a -> a.verdict() == Verdict.WAITS_FOR_LEVEL0
+        || a.verdict() == Verdict.SKIPPED_BY_READERS).count();
     if (skipped.size() > waits) {
       parts.add((skipped.size() - waits) + " stale on re-check");
     }
     if (headsWaitingForLevel0() > 0) {
       parts.add(count(headsWaitingForLevel0(), "dead head") + " waiting for level 0");
+    }
+    if (headsSkippedByReaders() > 0) {
+      parts.add(count(headsSkippedByReaders(), "dead head") + " that listings skip left for space");
     }
     if (overBudget() > 0) {
       parts.add(overBudget() + " over budget");

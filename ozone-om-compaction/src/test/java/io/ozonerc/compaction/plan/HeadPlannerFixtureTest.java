@@ -25,7 +25,8 @@ import org.junit.jupiter.api.TestFactory;
  * head keyTable /v/q/ first=/v/q/k20000 dead=40k        (a probe's result; "(table)" for the table head,
  *                                                        no first= for a range without a live key; mem-dead=
  *                                                        and mem-outside= for memtable entries in the head
- *                                                        and outside the range)
+ *                                                        and outside the range; skipped for a head sized from
+ *                                                        a skip hint, which listings skip)
  * probes table=keyTable min-dead=2000 budget=1000 rotation=0
  * heads min-dead=2000 max-entries=1M                      (plan the heads; settings as for "plan")
  * ----
@@ -136,6 +137,6 @@ class HeadPlannerFixtureTest {
     return new HeadFacts(range, kv.containsKey("first") ? Keys.parse(kv.get("first")) : null,
         PlannerFixtures.count(kv.get("dead")), PlannerFixtures.size(kv.getOrDefault("bytes", "0")),
         kv.containsKey("truncated"), PlannerFixtures.count(kv.getOrDefault("mem-dead", "0")),
-        PlannerFixtures.count(kv.getOrDefault("mem-outside", "0")));
+        PlannerFixtures.count(kv.getOrDefault("mem-outside", "0")), kv.containsKey("skipped"));
   }
 }
