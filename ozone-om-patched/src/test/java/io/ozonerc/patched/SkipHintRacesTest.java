@@ -3,15 +3,9 @@ package io.ozonerc.patched;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -23,9 +17,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  * scenarios can tell a protocol that hides keys from one that does not.
  */
 class SkipHintRacesTest {
-  private static final Path GENERATED = PatchedBuild.moduleDir()
-      .resolve("target/generated-sources/ozone-patched/org/apache/hadoop/hdds/utils/db/SkipHints.java");
-
   @Test
   void everyInterleavingListsTheCreatedKey() throws Exception {
     List<String> lines = OmJvm.patched().run(SkipHintRaces.class, Path.of("target/om-jvm/skip-hint-races"), 300);
@@ -33,13 +24,13 @@ class SkipHintRacesTest {
     for (String line : lines) {
       assertTrue(line.startsWith("ok "), line);
     }
+    System.out.println(String.join("\n", lines));
   }
 
   @ParameterizedTest(name = "without {0}")
   @CsvSource(delimiter = '|', value = {
       // the retire a put does: a hint learned earlier stays past the new key
-      "retire|  private void retire(byte[] key) {\\n    if (size == 0) {"
-          + "|  private void retire(byte[] key) {\\n    if (true) {|retireOnCreate",
+      "retire|" + SkipHintsMutant.RETIRE_FROM + "|" + SkipHintsMutant.RETIRE_TO + "|retireOnCreate",
       // the ring of settled keys: the listing whose view predates the commit installs its hint
       "ring|for (long seq = start.settledBefore + 1; seq <= now; seq++) {"
           + "|for (long seq = now + 1; seq <= now; seq++) {|viewThenCommit",
@@ -48,13 +39,8 @@ class SkipHintRacesTest {
           + "|if (false) {|appliedNotCommitted",
   })
   void removingASafetyStepFailsItsScenario(String step, String from, String to, String scenario) throws Exception {
-    String source = Files.readString(GENERATED);
-    String unescapedFrom = from.replace("\\n", "\n");
-    assertTrue(source.contains(unescapedFrom), "SkipHints.java no longer has the " + step + " step: " + from);
-    Path work = Path.of("target/om-jvm/skip-hint-mutant-" + step).toAbsolutePath();
-    Path classes = compileMutant(source.replace(unescapedFrom, to.replace("\\n", "\n")), work);
-
-    List<String> lines = OmJvm.patched().withClassesFirst(classes).run(SkipHintRaces.class, work, 300);
+    SkipHintsMutant mutant = SkipHintsMutant.compile(step, from, to);
+    List<String> lines = mutant.jvm().run(SkipHintRaces.class, mutant.work(), 300);
     List<String> failed = new ArrayList<>();
     for (String line : lines) {
       if (line.startsWith("FAIL ")) {
@@ -63,19 +49,6 @@ class SkipHintRacesTest {
     }
     assertTrue(failed.contains(scenario), "without the " + step + " step " + scenario + " still passes:\n"
         + String.join("\n", lines));
-  }
-
-  private static Path compileMutant(String source, Path work) throws Exception {
-    Path src = work.resolve("src/org/apache/hadoop/hdds/utils/db/SkipHints.java");
-    Files.createDirectories(src.getParent());
-    Files.writeString(src, source);
-    Path classes = work.resolve("classes");
-    Files.createDirectories(classes);
-    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-    String cp = String.join(File.pathSeparator, OmJvm.patched().classPath());
-    int rc = javac.run(null, null, null, "-classpath", cp, "-d", classes.toString(), "-proc:none", "-nowarn",
-        "-encoding", StandardCharsets.UTF_8.name().toLowerCase(Locale.ROOT), src.toString());
-    assertEquals(0, rc, "the mutated SkipHints does not compile");
-    return classes;
+    System.out.println("without the " + step + " step:\n" + String.join("\n", lines));
   }
 }
