@@ -1,19 +1,26 @@
 package io.ozonerc.patched;
 
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 import org.apache.hadoop.hdds.utils.db.BatchOperation;
+import org.apache.hadoop.hdds.utils.db.RDBStore;
+import org.apache.hadoop.hdds.utils.db.RocksDatabase;
 import org.apache.hadoop.hdds.utils.db.SkipHints;
 import org.apache.hadoop.hdds.utils.db.Table;
 import org.apache.hadoop.hdds.utils.db.Table.KeyValue;
 import org.apache.hadoop.hdds.utils.db.TableIterator;
 import org.apache.hadoop.hdds.utils.db.cache.CacheKey;
 import org.apache.hadoop.hdds.utils.db.cache.CacheValue;
+import org.apache.hadoop.hdds.utils.db.managed.ManagedRocksIterator;
 import org.apache.hadoop.ozone.OzoneConfigKeys;
 import org.apache.hadoop.ozone.om.OMConfigKeys;
 import org.apache.hadoop.ozone.om.OmMetadataManagerImpl;
@@ -22,6 +29,8 @@ import org.apache.hadoop.ozone.om.helpers.OmBucketInfo;
 import org.apache.hadoop.ozone.om.helpers.OmKeyInfo;
 import org.apache.hadoop.ozone.om.helpers.OmVolumeArgs;
 import org.apache.hadoop.ozone.om.helpers.RepeatedOmKeyInfo;
+import org.rocksdb.LiveFileMetaData;
+import org.rocksdb.RocksDBException;
 
 /**
  * Main for {@link OmJvm}: the interleavings of a listing and a write that a skip hint must survive, each run step
@@ -33,7 +42,8 @@ import org.apache.hadoop.ozone.om.helpers.RepeatedOmKeyInfo;
  * <p>Every scenario starts from bucket {@code vol/q} holding {@code k-000..k-099} with {@code k-000..k-049}
  * deleted (the dead head of a queue). The race scenarios end by checking that the key they created into the dead
  * head is returned by a listing and by a plain iterator read made after the write; the table-start scenarios do
- * the same for a whole-table iterator of {@code deletedTable} and {@code openKeyTable}.
+ * the same for a whole-table iterator of {@code deletedTable} and {@code openKeyTable}; the failed-seek scenario
+ * checks that a seek RocksDB could not complete teaches no hint.
  */
 public final class SkipHintRaces {
   static final String VOLUME = "vol";
@@ -54,7 +64,7 @@ public final class SkipHintRaces {
     Path out = Path.of(args[0]);
     List<String> lines = new ArrayList<>();
     for (String scenario : List.of("learnsAndSkips", "viewThenCommit", "appliedNotCommitted", "retireOnCreate",
-        "hintFromNewerView", "tableStartDeletedTable", "tableStartOpenKeyTable")) {
+        "hintFromNewerView", "tableStartDeletedTable", "tableStartOpenKeyTable", "failedSeekLearnsNothing")) {
       Path dir = Files.createTempDirectory(out.toAbsolutePath().getParent(), "om-" + scenario);
       OzoneConfiguration conf = new OzoneConfiguration();
       conf.set(OMConfigKeys.OZONE_OM_DB_DIRS, dir.toString());
@@ -248,6 +258,81 @@ public final class SkipHintRaces {
     return keys;
   }
 
+  /**
+   * A listing whose seek fails must not learn that the span is empty. The bucket's keys are flushed into one SST
+   * file of keyTable, whose first data block is then damaged on disk: RocksDB's checksum check makes the listing's
+   * seek end not valid with status Corruption (what a bad disk block gives a running OM). The block is repaired
+   * and the next listing must return every live key.
+   */
+  String failedSeekLearnsNothing() throws Exception {
+    om.getStore().flushDB();
+    RocksDatabase db = ((RDBStore) om.getStore()).getDb();
+    List<LiveFileMetaData> files = new ArrayList<>();
+    for (LiveFileMetaData f : db.getLiveFilesMetaData()) {
+      if (new String(f.columnFamilyName(), StandardCharsets.UTF_8).equals("keyTable")) {
+        files.add(f);
+      }
+    }
+    if (files.size() != 1) {
+      return "FAIL failedSeekLearnsNothing expected one keyTable SST file, found " + files.size();
+    }
+    Path sst = Path.of(files.get(0).path(), files.get(0).fileName());
+    long learnedBefore = keyHints().learned();
+    String status;
+    String during;
+    int hintsAfterFailure;
+    // Damage the first 64 bytes: the start of the first data block, which holds the bucket's first entries.
+    ByteBuffer original = ByteBuffer.allocate(64);
+    try (FileChannel ch = FileChannel.open(sst, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      ch.read(original, 0);
+      original.flip();
+      ByteBuffer damaged = ByteBuffer.allocate(64);
+      for (int i = 0; i < 64; i++) {
+        damaged.put((byte) (original.get(i) ^ 0xFF));
+      }
+      damaged.flip();
+      ch.write(damaged, 0);
+      try {
+        status = seekStatus(db);
+        try {
+          during = "[" + listed().trim() + "]";
+        } catch (Exception e) {
+          during = e.getClass().getSimpleName();
+        }
+        hintsAfterFailure = keyHints().size();
+      } finally {
+        ch.write(original, 0);
+      }
+    }
+    long learnedByFailure = keyHints().learned() - learnedBefore;
+    String statusAfterRepair = seekStatus(db);
+    String after = listed();
+    int hintsAfterRepair = keyHints().size();
+    boolean ok = status.equals("Corruption") && hintsAfterFailure == 0 && learnedByFailure == 0
+        && statusAfterRepair.equals("valid") && after.startsWith("k-050 ") && count(after) == 50
+        && hintsAfterRepair == 1;
+    return (ok ? "ok" : "FAIL") + " failedSeekLearnsNothing seek-status=" + status + " listing-during=" + during
+        + " hints-after-failure=" + hintsAfterFailure + " learned-by-failure=" + learnedByFailure
+        + " after-repair=" + statusAfterRepair + " list=" + head(after) + " listed=" + count(after)
+        + " hints-after-repair=" + hintsAfterRepair;
+  }
+
+  /** A plain RocksDB iterator of keyTable seeking to the bucket: "valid", or the status code of its failure. */
+  private static String seekStatus(RocksDatabase db) throws Exception {
+    try (ManagedRocksIterator i = db.newIterator(db.getColumnFamily("keyTable"), false)) {
+      i.get().seek(PREFIX.getBytes(StandardCharsets.UTF_8));
+      if (i.get().isValid()) {
+        return "valid";
+      }
+      try {
+        i.get().status();
+        return "ended";
+      } catch (RocksDBException e) {
+        return e.getStatus() == null ? e.toString() : e.getStatus().getCode().name();
+      }
+    }
+  }
+
   private String verdict(String name) throws Exception {
     String list = listed();
     String first = firstByIterator();
@@ -336,6 +421,10 @@ public final class SkipHintRaces {
 
   private static String name(String dbKey) {
     return dbKey.substring(PREFIX.length());
+  }
+
+  private static int count(String list) {
+    return list.isBlank() ? 0 : list.trim().split(" ").length;
   }
 
   private static String head(String list) {

@@ -20,7 +20,7 @@ class SkipHintRacesTest {
   @Test
   void everyInterleavingListsTheCreatedKey() throws Exception {
     List<String> lines = OmJvm.patched().run(SkipHintRaces.class, Path.of("target/om-jvm/skip-hint-races"), 300);
-    assertEquals(7, lines.size(), String.join("\n", lines));
+    assertEquals(8, lines.size(), String.join("\n", lines));
     for (String line : lines) {
       assertTrue(line.startsWith("ok "), line);
     }
@@ -40,6 +40,8 @@ class SkipHintRacesTest {
       // the pending check: a hint over a put applied but not committed reaches a reader after the commit
       "pending|if (firstPending != null && Arrays.compareUnsigned(firstPending, found) < 0) {"
           + "|if (false) {|appliedNotCommitted",
+      // the status check after a seek that found nothing: a seek that failed is learned as an empty span
+      "status|i.get().status();|if (false) {\\n          i.get().status();\\n        }|failedSeekLearnsNothing",
   })
   void removingASafetyStepFailsItsScenario(String step, String from, String to, String scenario) throws Exception {
     SkipHintsMutant mutant = SkipHintsMutant.compile(step, from, to);
