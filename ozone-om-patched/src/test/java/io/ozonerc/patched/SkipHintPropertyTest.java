@@ -1,12 +1,15 @@
 package io.ozonerc.patched;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -15,7 +18,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * workload ({@link SkipHintListCases}: creates into dead heads and at tails, queue deletes, unflushed cache
  * entries, flushes, lists from bucket starts, random keys, prefixes and pages) runs in a stock JVM and in a patched
  * one whose key tables have hints, and every line must match. The hints must have been used, retired and learned
- * many times, or the comparison would prove nothing.
+ * many times, or the comparison would prove nothing. And the comparison must be able to fail: the same workload on
+ * a copy of {@code SkipHints} without its retire step must list differently from stock.
  */
 class SkipHintPropertyTest {
   private static final int STEPS = 4000;
@@ -48,5 +52,43 @@ class SkipHintPropertyTest {
     assertTrue(learned > 100, "hints learned only " + learned + " times");
     assertTrue(retired > 20, "hints retired only " + retired + " times: no create landed in a hinted span");
     assertEquals(0, pending, "every put was flushed and cleaned up, none may stay pending");
+  }
+
+  /**
+   * The comparison can tell a broken protocol: with retire taken out of {@code SkipHints} (a put into a hinted span
+   * leaves the hint in place), seed 11's workload lists differently from stock at least once, while the real class
+   * lists as stock does on every line.
+   */
+  @Test
+  void withoutRetireTheWorkloadListsDifferentlyFromStock() throws Exception {
+    long seed = 11;
+    Path work = Path.of("target/om-jvm/skip-hint-list-vs-mutant-" + seed);
+    String[] args = {String.valueOf(seed), String.valueOf(STEPS)};
+    List<String> stock = OmJvm.stock().run(SkipHintListCases.class, work, 300, args);
+    List<String> patched = OmJvm.patched().run(SkipHintListCases.class, work, 300, args);
+    SkipHintsMutant withoutRetire = SkipHintsMutant.compile("retire-property", SkipHintsMutant.RETIRE_FROM,
+        SkipHintsMutant.RETIRE_TO);
+    List<String> mutant = withoutRetire.jvm().run(SkipHintListCases.class, withoutRetire.work(), 300, args);
+
+    List<String> patchedDiffers = differing(stock, patched);
+    List<String> mutantDiffers = differing(stock, mutant);
+    System.out.println("seed " + seed + ": " + stock.size() + " stock lines; the patched class differs on "
+        + patchedDiffers.size() + ", the one without retire on " + mutantDiffers.size()
+        + (mutantDiffers.isEmpty() ? "" : "; first:\n" + mutantDiffers.get(0)));
+    assertEquals(List.of(), patchedDiffers, "the patched class lists differently from stock");
+    assertFalse(mutantDiffers.isEmpty(), "without retire every listing of seed " + seed
+        + " is still stock's: the workload cannot tell a hint left over a new key");
+  }
+
+  /** The compared lines (all but the patched run's last, its counters) on which {@code other} is not stock. */
+  private static List<String> differing(List<String> stock, List<String> other) {
+    assertEquals(stock.size() + 1, other.size(), "a patched run has one more line, its hint counters");
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < stock.size(); i++) {
+      if (!stock.get(i).equals(other.get(i))) {
+        lines.add("stock:   " + stock.get(i) + "\nmutated: " + other.get(i));
+      }
+    }
+    return lines;
   }
 }

@@ -1,18 +1,26 @@
 package io.ozonerc.patched;
 
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 import org.apache.hadoop.hdds.utils.db.BatchOperation;
+import org.apache.hadoop.hdds.utils.db.RDBStore;
+import org.apache.hadoop.hdds.utils.db.RocksDatabase;
 import org.apache.hadoop.hdds.utils.db.SkipHints;
 import org.apache.hadoop.hdds.utils.db.Table;
 import org.apache.hadoop.hdds.utils.db.Table.KeyValue;
 import org.apache.hadoop.hdds.utils.db.TableIterator;
 import org.apache.hadoop.hdds.utils.db.cache.CacheKey;
 import org.apache.hadoop.hdds.utils.db.cache.CacheValue;
+import org.apache.hadoop.hdds.utils.db.managed.ManagedRocksIterator;
 import org.apache.hadoop.ozone.OzoneConfigKeys;
 import org.apache.hadoop.ozone.om.OMConfigKeys;
 import org.apache.hadoop.ozone.om.OmMetadataManagerImpl;
@@ -20,6 +28,9 @@ import org.apache.hadoop.ozone.om.helpers.BucketLayout;
 import org.apache.hadoop.ozone.om.helpers.OmBucketInfo;
 import org.apache.hadoop.ozone.om.helpers.OmKeyInfo;
 import org.apache.hadoop.ozone.om.helpers.OmVolumeArgs;
+import org.apache.hadoop.ozone.om.helpers.RepeatedOmKeyInfo;
+import org.rocksdb.LiveFileMetaData;
+import org.rocksdb.RocksDBException;
 
 /**
  * Main for {@link OmJvm}: the interleavings of a listing and a write that a skip hint must survive, each run step
@@ -29,8 +40,10 @@ import org.apache.hadoop.ozone.om.helpers.OmVolumeArgs;
  * on copies with one safety step removed.
  *
  * <p>Every scenario starts from bucket {@code vol/q} holding {@code k-000..k-099} with {@code k-000..k-049}
- * deleted (the dead head of a queue), and ends by checking that the key it created into the dead head is returned
- * by a listing and by a plain iterator read made after the write.
+ * deleted (the dead head of a queue). The race scenarios end by checking that the key they created into the dead
+ * head is returned by a listing and by a plain iterator read made after the write; the table-start scenarios do
+ * the same for a whole-table iterator of {@code deletedTable} and {@code openKeyTable}; the failed-seek scenario
+ * checks that a seek RocksDB could not complete teaches no hint.
  */
 public final class SkipHintRaces {
   static final String VOLUME = "vol";
@@ -51,7 +64,7 @@ public final class SkipHintRaces {
     Path out = Path.of(args[0]);
     List<String> lines = new ArrayList<>();
     for (String scenario : List.of("learnsAndSkips", "viewThenCommit", "appliedNotCommitted", "retireOnCreate",
-        "hintFromNewerView")) {
+        "hintFromNewerView", "tableStartDeletedTable", "tableStartOpenKeyTable", "failedSeekLearnsNothing")) {
       Path dir = Files.createTempDirectory(out.toAbsolutePath().getParent(), "om-" + scenario);
       OzoneConfiguration conf = new OzoneConfiguration();
       conf.set(OMConfigKeys.OZONE_OM_DB_DIRS, dir.toString());
@@ -141,6 +154,185 @@ public final class SkipHintRaces {
     return (ok ? "ok" : "FAIL") + " hintFromNewerView old-reader-first=" + sawFirst + " hints=" + keyHints().size();
   }
 
+  /**
+   * The deleted-key scan's head seek ({@code deletedTable.iterator("")}, as KeyManagerImpl's pending-deletion scan
+   * opens it): the first full iteration steps over the dead start of the table and learns where the live entries
+   * begin, the second steps over nothing, and an entry put into the dead start (as a key delete's response puts
+   * it, in a batch) is the first entry of the next iteration.
+   */
+  String tableStartDeletedTable() throws Exception {
+    Table<String, RepeatedOmKeyInfo> table = om.getDeletedTable();
+    return tableStart("tableStartDeletedTable", table, () -> table.iterator(""),
+        (dbKey, id) -> new RepeatedOmKeyInfo(StoreListCases.keyInfo(BUCKET, name(dbKey), id), 10), false);
+  }
+
+  /**
+   * The same on openKeyTable ({@code iterator()}, as the open-key scans open it), the new entry written the way a
+   * key open is: cache entry at apply, batch put, commit, close, clean-up of its epoch.
+   */
+  String tableStartOpenKeyTable() throws Exception {
+    Table<String, OmKeyInfo> table = om.getOpenKeyTable(BucketLayout.OBJECT_STORE);
+    return tableStart("tableStartOpenKeyTable", table, table::iterator,
+        (dbKey, id) -> StoreListCases.keyInfo(BUCKET, name(dbKey), id), true);
+  }
+
+  private <V> String tableStart(String scenario, Table<String, V> table, IteratorOpener<V> opener,
+      BiFunction<String, Long, V> value, boolean cached) throws Exception {
+    // The entries go into one SST file and their deletes into another, so each dead entry is a tombstone over a
+    // put: two internal keys a seek from the table start steps over.
+    final int dead = 400;
+    final int live = 20;
+    List<String> all = new ArrayList<>();
+    for (int i = 0; i < dead + live; i++) {
+      all.add(PREFIX + String.format("t-%04d", i) + "/" + (5000 + i));
+    }
+    try (BatchOperation batch = om.getStore().initBatchOperation()) {
+      for (int i = 0; i < all.size(); i++) {
+        table.putWithBatch(batch, all.get(i), value.apply(all.get(i), (long) i));
+      }
+      om.getStore().commitBatchOperation(batch);
+    }
+    om.getStore().flushDB();
+    try (BatchOperation batch = om.getStore().initBatchOperation()) {
+      for (int i = 0; i < dead; i++) {
+        table.deleteWithBatch(batch, all.get(i));
+      }
+      om.getStore().commitBatchOperation(batch);
+    }
+    om.getStore().flushDB();
+    List<String> liveKeys = all.subList(dead, all.size());
+    SkipHints hints = ((org.apache.hadoop.hdds.utils.db.TypedTable<?, ?>) table).getSkipHints();
+
+    long s0 = IterSkips.read(om);
+    List<String> first = iterateAll(opener);
+    long s1 = IterSkips.read(om);
+    int hintsAfterFirst = hints.size();
+    long usedBefore = hints.used();
+    List<String> second = iterateAll(opener);
+    long s2 = IterSkips.read(om);
+    long usedBySecond = hints.used() - usedBefore;
+
+    // Into the dead start of the table: before the hint, after nothing live.
+    String created = PREFIX + "t-0005/9999";
+    long retiredBefore = hints.retired();
+    long e = epoch++;
+    V v = value.apply(created, e);
+    if (cached) {
+      table.addCacheEntry(new CacheKey<>(created), CacheValue.get(e, v));
+    }
+    try (BatchOperation batch = om.getStore().initBatchOperation()) {
+      table.putWithBatch(batch, created, v);
+      om.getStore().commitBatchOperation(batch);
+    }
+    if (cached) {
+      table.cleanupCache(List.of(e));
+      awaitEvicted(table, created);
+    }
+    long retiredByPut = hints.retired() - retiredBefore;
+    List<String> third = iterateAll(opener);
+    List<String> expectedThird = new ArrayList<>();
+    expectedThird.add(created);
+    expectedThird.addAll(liveKeys);
+
+    boolean ok = first.equals(liveKeys) && second.equals(liveKeys) && third.equals(expectedThird)
+        && s1 - s0 >= dead && s2 - s1 < 5 && hintsAfterFirst == 1 && usedBySecond == 1;
+    return (ok ? "ok" : "FAIL") + " " + scenario + " first-skips=" + (s1 - s0) + " second-skips=" + (s2 - s1)
+        + " hints-after-first=" + hintsAfterFirst + " used-by-second=" + usedBySecond
+        + " retired-by-put=" + retiredByPut + " entries=" + first.size() + "/" + second.size() + "/" + third.size()
+        + " third-first=" + (third.isEmpty() ? "none" : name(third.get(0)));
+  }
+
+  /** Opens a whole-table iterator the way one of the OM's scans does. */
+  @FunctionalInterface
+  private interface IteratorOpener<V> {
+    TableIterator<String, ? extends KeyValue<String, V>> open() throws Exception;
+  }
+
+  private static <V> List<String> iterateAll(IteratorOpener<V> opener) throws Exception {
+    List<String> keys = new ArrayList<>();
+    try (TableIterator<String, ? extends KeyValue<String, V>> i = opener.open()) {
+      while (i.hasNext()) {
+        keys.add(i.next().getKey());
+      }
+    }
+    return keys;
+  }
+
+  /**
+   * A listing whose seek fails must not learn that the span is empty. The bucket's keys are flushed into one SST
+   * file of keyTable, whose first data block is then damaged on disk: RocksDB's checksum check makes the listing's
+   * seek end not valid with status Corruption (what a bad disk block gives a running OM). The block is repaired
+   * and the next listing must return every live key.
+   */
+  String failedSeekLearnsNothing() throws Exception {
+    om.getStore().flushDB();
+    RocksDatabase db = ((RDBStore) om.getStore()).getDb();
+    List<LiveFileMetaData> files = new ArrayList<>();
+    for (LiveFileMetaData f : db.getLiveFilesMetaData()) {
+      if (new String(f.columnFamilyName(), StandardCharsets.UTF_8).equals("keyTable")) {
+        files.add(f);
+      }
+    }
+    if (files.size() != 1) {
+      return "FAIL failedSeekLearnsNothing expected one keyTable SST file, found " + files.size();
+    }
+    Path sst = Path.of(files.get(0).path(), files.get(0).fileName());
+    long learnedBefore = keyHints().learned();
+    String status;
+    String during;
+    int hintsAfterFailure;
+    // Damage the first 64 bytes: the start of the first data block, which holds the bucket's first entries.
+    ByteBuffer original = ByteBuffer.allocate(64);
+    try (FileChannel ch = FileChannel.open(sst, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      ch.read(original, 0);
+      original.flip();
+      ByteBuffer damaged = ByteBuffer.allocate(64);
+      for (int i = 0; i < 64; i++) {
+        damaged.put((byte) (original.get(i) ^ 0xFF));
+      }
+      damaged.flip();
+      ch.write(damaged, 0);
+      try {
+        status = seekStatus(db);
+        try {
+          during = "[" + listed().trim() + "]";
+        } catch (Exception e) {
+          during = e.getClass().getSimpleName();
+        }
+        hintsAfterFailure = keyHints().size();
+      } finally {
+        ch.write(original, 0);
+      }
+    }
+    long learnedByFailure = keyHints().learned() - learnedBefore;
+    String statusAfterRepair = seekStatus(db);
+    String after = listed();
+    int hintsAfterRepair = keyHints().size();
+    boolean ok = status.equals("Corruption") && hintsAfterFailure == 0 && learnedByFailure == 0
+        && statusAfterRepair.equals("valid") && after.startsWith("k-050 ") && count(after) == 50
+        && hintsAfterRepair == 1;
+    return (ok ? "ok" : "FAIL") + " failedSeekLearnsNothing seek-status=" + status + " listing-during=" + during
+        + " hints-after-failure=" + hintsAfterFailure + " learned-by-failure=" + learnedByFailure
+        + " after-repair=" + statusAfterRepair + " list=" + head(after) + " listed=" + count(after)
+        + " hints-after-repair=" + hintsAfterRepair;
+  }
+
+  /** A plain RocksDB iterator of keyTable seeking to the bucket: "valid", or the status code of its failure. */
+  private static String seekStatus(RocksDatabase db) throws Exception {
+    try (ManagedRocksIterator i = db.newIterator(db.getColumnFamily("keyTable"), false)) {
+      i.get().seek(PREFIX.getBytes(StandardCharsets.UTF_8));
+      if (i.get().isValid()) {
+        return "valid";
+      }
+      try {
+        i.get().status();
+        return "ended";
+      } catch (RocksDBException e) {
+        return e.getStatus() == null ? e.toString() : e.getStatus().getCode().name();
+      }
+    }
+  }
+
   private String verdict(String name) throws Exception {
     String list = listed();
     String first = firstByIterator();
@@ -198,8 +390,12 @@ public final class SkipHintRaces {
 
   /** Eviction runs on the cache's own thread; afterwards a key is found only in RocksDB. */
   private void awaitEvicted(String dbKey) throws InterruptedException {
+    awaitEvicted(keys, dbKey);
+  }
+
+  private static void awaitEvicted(Table<String, ?> table, String dbKey) throws InterruptedException {
     long deadline = System.nanoTime() + 30_000_000_000L;
-    while (keys.getCacheValue(new CacheKey<>(dbKey)) != null) {
+    while (table.getCacheValue(new CacheKey<>(dbKey)) != null) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("the cache did not evict " + dbKey + " in 30 s");
       }
@@ -225,6 +421,10 @@ public final class SkipHintRaces {
 
   private static String name(String dbKey) {
     return dbKey.substring(PREFIX.length());
+  }
+
+  private static int count(String list) {
+    return list.isBlank() ? 0 : list.trim().split(" ").length;
   }
 
   private static String head(String list) {

@@ -1,0 +1,56 @@
+package io.ozonerc.patched;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+
+/**
+ * A copy of the generated, patched {@code SkipHints.java} with one piece of text replaced (one safety step taken
+ * out), compiled here into its own class directory. {@link #jvm()} runs a main on the patched classes with that
+ * copy ahead of them, so a test can show its scenario tells the real class from the broken one.
+ *
+ * <p>Replacements are written with {@code \n} (backslash, n) for a line break, so they fit a {@code @CsvSource} row.
+ */
+record SkipHintsMutant(Path work, Path classes) {
+  static final Path GENERATED = PatchedBuild.moduleDir()
+      .resolve("target/generated-sources/ozone-patched/org/apache/hadoop/hdds/utils/db/SkipHints.java");
+
+  /** The retire a put does (on announce and on settle): without it a hint learned earlier stays past a new key. */
+  static final String RETIRE_FROM = "  private void retire(byte[] key) {\\n    if (size == 0) {";
+  static final String RETIRE_TO = "  private void retire(byte[] key) {\\n    if (true) {";
+
+  /**
+   * Compiles {@code SkipHints.java} with {@code from} replaced by {@code to} into
+   * {@code target/om-jvm/skip-hint-mutant-NAME}. Fails if the source no longer has {@code from} (the patch changed
+   * under the test) or if the copy does not compile.
+   */
+  static SkipHintsMutant compile(String name, String from, String to) throws Exception {
+    String source = Files.readString(GENERATED);
+    String unescapedFrom = from.replace("\\n", "\n");
+    assertTrue(source.contains(unescapedFrom), "SkipHints.java no longer has the " + name + " step: " + from);
+    Path work = Path.of("target/om-jvm/skip-hint-mutant-" + name).toAbsolutePath();
+    Path src = work.resolve("src/org/apache/hadoop/hdds/utils/db/SkipHints.java");
+    Files.createDirectories(src.getParent());
+    Files.writeString(src, source.replace(unescapedFrom, to.replace("\\n", "\n")));
+    Path classes = work.resolve("classes");
+    Files.createDirectories(classes);
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    String cp = String.join(File.pathSeparator, OmJvm.patched().classPath());
+    int rc = javac.run(null, null, null, "-classpath", cp, "-d", classes.toString(), "-proc:none", "-nowarn",
+        "-encoding", StandardCharsets.UTF_8.name().toLowerCase(Locale.ROOT), src.toString());
+    assertEquals(0, rc, "the SkipHints without the " + name + " step does not compile");
+    return new SkipHintsMutant(work, classes);
+  }
+
+  /** The patched JVM with this copy of {@code SkipHints} ahead of the patched one. */
+  OmJvm jvm() {
+    return OmJvm.patched().withClassesFirst(classes);
+  }
+}
