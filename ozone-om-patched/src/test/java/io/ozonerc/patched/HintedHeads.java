@@ -17,12 +17,9 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 import org.apache.hadoop.hdds.utils.db.BatchOperation;
 import org.apache.hadoop.hdds.utils.db.RDBStore;
 import org.apache.hadoop.hdds.utils.db.Table;
-import org.apache.hadoop.ozone.OzoneConfigKeys;
-import org.apache.hadoop.ozone.om.OMConfigKeys;
 import org.apache.hadoop.ozone.om.OmMetadataManagerImpl;
 import org.apache.hadoop.ozone.om.helpers.BucketLayout;
 import org.apache.hadoop.ozone.om.helpers.OmBucketInfo;
@@ -61,11 +58,7 @@ public final class HintedHeads {
     Path out = Path.of(args[0]);
     List<String> lines = new ArrayList<>();
     for (String scenario : List.of("shared", "own")) {
-      Path dir = Files.createTempDirectory(out.toAbsolutePath().getParent(), "om-" + scenario);
-      OzoneConfiguration conf = new OzoneConfiguration();
-      conf.set(OMConfigKeys.OZONE_OM_DB_DIRS, dir.toString());
-      conf.set(OzoneConfigKeys.OZONE_METADATA_STORE_ROCKSDB_STATISTICS, "ALL");
-      OmMetadataManagerImpl om = new OmMetadataManagerImpl(conf, null);
+      OmMetadataManagerImpl om = SkipHintRaces.openStore(out, scenario);
       try {
         lines.add(run(om, scenario.equals("shared")));
       } finally {

@@ -65,12 +65,7 @@ public final class SkipHintRaces {
     List<String> lines = new ArrayList<>();
     for (String scenario : List.of("learnsAndSkips", "viewThenCommit", "appliedNotCommitted", "retireOnCreate",
         "hintFromNewerView", "tableStartDeletedTable", "tableStartOpenKeyTable", "failedSeekLearnsNothing")) {
-      Path dir = Files.createTempDirectory(out.toAbsolutePath().getParent(), "om-" + scenario);
-      OzoneConfiguration conf = new OzoneConfiguration();
-      conf.set(OMConfigKeys.OZONE_OM_DB_DIRS, dir.toString());
-      conf.set(OzoneConfigKeys.OZONE_METADATA_STORE_ROCKSDB_STATISTICS, "ALL");
-      // start() gives the store's key tables their hints, as it does in the OM.
-      OmMetadataManagerImpl om = new OmMetadataManagerImpl(conf, null);
+      OmMetadataManagerImpl om = openStore(out, scenario);
       try {
         SkipHintRaces r = new SkipHintRaces(om);
         r.queueWithDeadHead();
@@ -80,6 +75,18 @@ public final class SkipHintRaces {
       }
     }
     Files.write(out, lines);
+  }
+
+  /**
+   * A new store in a temp directory next to {@code out}, with RocksDB statistics on (the counts the scenarios read).
+   * Its {@code start()} gives the key tables their hints, as it does in the OM.
+   */
+  static OmMetadataManagerImpl openStore(Path out, String name) throws Exception {
+    Path dir = Files.createTempDirectory(out.toAbsolutePath().getParent(), "om-" + name);
+    OzoneConfiguration conf = new OzoneConfiguration();
+    conf.set(OMConfigKeys.OZONE_OM_DB_DIRS, dir.toString());
+    conf.set(OzoneConfigKeys.OZONE_METADATA_STORE_ROCKSDB_STATISTICS, "ALL");
+    return new OmMetadataManagerImpl(conf, null);
   }
 
   /** A list after the first one jumps over the dead head: RocksDB skips almost nothing. */
