@@ -144,7 +144,7 @@ public final class OmCompactionStore implements CompactionStore {
   @Override
   public List<HeadFacts> probeHeads(String table, List<KeyRange> ranges, List<SstFile> tableFiles)
       throws IOException {
-    Map<ByteBuffer, byte[]> hints = SkipHintSpans.of(metadata(), table);
+    Map<ByteBuffer, byte[]> hints = SkipHintSpans.of(metadata(), table, ranges);
     return onDb(db -> HeadProbe.probe(db, table, ranges, tableFiles, hints));
   }
 

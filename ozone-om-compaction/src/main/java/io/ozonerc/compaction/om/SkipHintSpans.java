@@ -1,5 +1,6 @@
 package io.ozonerc.compaction.om;
 
+import io.ozonerc.compaction.plan.KeyRange;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
@@ -20,9 +21,10 @@ import org.slf4j.LoggerFactory;
  * turned off, a store that has none yet, an API that does not match) reads as "no spans": the service then
  * probes every head with a seek, as it does on a stock OM.
  *
- * <p>Read-only and advisory: the service sizes the spans with RocksDB's approximate sizes to decide whether a
- * compaction is worth it. It never reads keys through a hint, never installs or retires one, and a span retired
- * the moment after it was read only makes one estimate stale, as a seek's finding would be.
+ * <p>Advisory: the service sizes the spans with RocksDB's approximate sizes to decide whether a
+ * compaction is worth it. It never reads keys through a hint, never installs or retires one (a look-up counts as
+ * a use in the hints' LRU order, nothing more), and a span retired the moment after it was read only makes one
+ * estimate stale, as a seek's finding would be.
  */
 final class SkipHintSpans {
   private static final Logger LOG = LoggerFactory.getLogger(SkipHintSpans.class);
@@ -30,24 +32,30 @@ final class SkipHintSpans {
 
   private SkipHintSpans() { }
 
-  /** Start to hint for {@code table}'s hints now; empty when the OM keeps none (see the class comment). */
-  static Map<ByteBuffer, byte[]> of(OMMetadataManager metadata, String table) {
+  /**
+   * The hints of {@code table} now at the starts of {@code ranges}, start to hint; empty when the OM keeps none
+   * (see the class comment). Looks up only those starts: the OM's hint map stays locked for microseconds.
+   */
+  static Map<ByteBuffer, byte[]> of(OMMetadataManager metadata, String table, List<KeyRange> ranges) {
     try {
       Method groupGetter = publicMethod(metadata.getClass(), "getSkipHints");
-      if (groupGetter == null) {
+      if (groupGetter == null || ranges.isEmpty()) {
         return Map.of(); // stock OM classes
       }
       Object group = groupGetter.invoke(metadata);
       if (group == null) {
         return Map.of(); // a store without hints (stopped, snapshot)
       }
-      Object tables = group.getClass().getMethod("tables").invoke(group);
-      for (Object hints : (List<?>) tables) {
+      for (Object hints : (List<?>) group.getClass().getMethod("tables").invoke(group)) {
         if (table.equals(hints.getClass().getMethod("table").invoke(hints))) {
+          byte[][] starts = ranges.stream().map(KeyRange::begin).toArray(byte[][]::new);
+          byte[][] found = (byte[][]) hints.getClass().getMethod("hintsAt", byte[][].class)
+              .invoke(hints, (Object) starts);
           Map<ByteBuffer, byte[]> out = new HashMap<>();
-          for (Object span : (List<?>) hints.getClass().getMethod("spans").invoke(hints)) {
-            byte[][] pair = (byte[][]) span;
-            out.put(ByteBuffer.wrap(pair[0]), pair[1]);
+          for (int i = 0; i < starts.length; i++) {
+            if (found[i] != null) {
+              out.put(ByteBuffer.wrap(starts[i]), found[i]);
+            }
           }
           return out;
         }
