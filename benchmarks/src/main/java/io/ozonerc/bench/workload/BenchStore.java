@@ -146,14 +146,31 @@ final class BenchStore implements AutoCloseable {
   }
 
   /**
-   * Loads the spec's cold keys (hashed names, {@code coldKeys / coldBuckets} per cold bucket) with the OM's batch
-   * writes, bucket by bucket in key order, then flushes and waits until RocksDB has no compaction pending or
+   * Loads the spec's cold keys (hashed names, {@code coldKeys / coldBuckets} per cold bucket) and the expiry
+   * bucket's keys, if any, with the OM's batch writes, bucket by bucket in key order, then flushes and waits until RocksDB has no compaction pending or
    * running: the settled shape of data that has not changed for a long time. Reports keys loaded to
    * {@code progress}.
    */
   void loadCold(WorkloadSpec spec, java.util.function.LongConsumer progress) throws Exception {
     int cb = spec.coldBuckets();
     long loaded = 0;
+    WorkloadSpec.Expiry expiry = spec.expiry();
+    if (expiry.on()) {
+      // The expiry bucket: names sort by creation number (index/ before logs/), so the batches go in key order.
+      String bucket = buckets.get(spec.expiryStoreIndex());
+      for (long from = 0; from < expiry.keys(); from += COLD_BATCH) {
+        long to = Math.min(expiry.keys(), from + COLD_BATCH);
+        try (org.apache.hadoop.hdds.utils.db.BatchOperation batch = om.getStore().initBatchOperation()) {
+          for (long id = from; id < to; id++) {
+            String name = WorkloadSpec.Expiry.name(id, expiry.kept());
+            keyTable.putWithBatch(batch, om.getOzoneKey(VOLUME, bucket, name), keyInfo(bucket, name, id));
+          }
+          om.getStore().commitBatchOperation(batch);
+        }
+        loaded += to - from;
+        progress.accept(loaded);
+      }
+    }
     for (int c = 0; c < cb; c++) {
       long count = spec.coldKeys() / cb + (c < spec.coldKeys() % cb ? 1 : 0);
       String[] names = new String[Math.toIntExact(count)];
@@ -234,6 +251,25 @@ final class BenchStore implements AutoCloseable {
 
   void deleteKey(int bucket, String keyName) throws IOException {
     keyTable.delete(om.getOzoneKey(VOLUME, buckets.get(bucket), keyName));
+  }
+
+  /**
+   * One batch of a bulk expiry: deletes the named keys of {@code bucket} in one batch commit, as the OM's double
+   * buffer commits the keyTable deletes of a DeleteKeys request (the deletedTable entries it would write beside
+   * them are left out: the benchmark measures the keyTable).
+   */
+  void deleteKeys(int bucket, List<String> keyNames) throws IOException {
+    try (org.apache.hadoop.hdds.utils.db.BatchOperation batch = om.getStore().initBatchOperation()) {
+      for (String keyName : keyNames) {
+        keyTable.deleteWithBatch(batch, om.getOzoneKey(VOLUME, buckets.get(bucket), keyName));
+      }
+      om.getStore().commitBatchOperation(batch);
+    }
+  }
+
+  /** RocksDB's count of internal keys iterators skipped ({@value WorkloadRunner#TICK_SKIP}) so far. */
+  long iterSkips() throws IOException {
+    return tickers().getOrDefault(WorkloadRunner.TICK_SKIP, 0L);
   }
 
   /**

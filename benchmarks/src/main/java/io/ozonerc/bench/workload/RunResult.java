@@ -40,9 +40,39 @@ record RunResult(
     /** The keyTable's skip hint counters over the run, or null when the store had none (stock classes, or off). */
     Hints hints,
     /** Where the JVM that ran this loaded {@code OmMetadataManagerImpl} from (a jar, or a classes directory). */
-    String omClassesFrom) implements Serializable {
+    String omClassesFrom,
+    /** The expiry phase's own measurements, or null when the run had no expiry phase. */
+    Expiry expiry) implements Serializable {
 
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
+
+  /** A run without an expiry phase. */
+  RunResult(String policy, String unavailable, Histogram list, Histogram create, Histogram delete, long ops,
+      long wallNanos, long iterSkips, long compactReadBytes, long compactWriteBytes, long flushWriteBytes,
+      long manualCompactions, long manualCompactionNanos, BenchStore.TableFacts keyTableEnd, long allSstBytesEnd,
+      long liveKeysExpected, long liveKeysFound, String detail, List<Sample> series, Seeks seeks, long stallMicros,
+      long policyCompactedBytes, long policyTombstonesRemoved, long policyFlushes, long policyHeadEntriesRemoved,
+      Hints hints, String omClassesFrom) {
+    this(policy, unavailable, list, create, delete, ops, wallNanos, iterSkips, compactReadBytes, compactWriteBytes,
+        flushWriteBytes, manualCompactions, manualCompactionNanos, keyTableEnd, allSstBytesEnd, liveKeysExpected,
+        liveKeysFound, detail, series, seeks, stallMicros, policyCompactedBytes, policyTombstonesRemoved,
+        policyFlushes, policyHeadEntriesRemoved, hints, omClassesFrom, null);
+  }
+
+  /**
+   * The expiry phase of a run: latency of the expiry bucket's listings (nanoseconds), the internal keys RocksDB
+   * skipped in them (the skip ticker read around each listing: exact with one list thread, except for iterators a
+   * policy closes meanwhile, as range's head probes), the keys the run's expiry deleted, its delete batches and their
+   * latency (nanoseconds). The queue's list columns ({@link #list}, {@link #skipsPerList}) leave the expiry listings
+   * out.
+   */
+  record Expiry(Histogram list, long skips, long deletedKeys, long batches, Histogram batch) implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    double skipsPerList() {
+      return list.getTotalCount() == 0 ? 0 : (double) skips / list.getTotalCount();
+    }
+  }
 
   /** A run without skip hints, measured in this JVM. */
   RunResult(String policy, String unavailable, Histogram list, Histogram create, Histogram delete, long ops,
@@ -53,7 +83,7 @@ record RunResult(
     this(policy, unavailable, list, create, delete, ops, wallNanos, iterSkips, compactReadBytes, compactWriteBytes,
         flushWriteBytes, manualCompactions, manualCompactionNanos, keyTableEnd, allSstBytesEnd, liveKeysExpected,
         liveKeysFound, detail, series, seeks, stallMicros, policyCompactedBytes, policyTombstonesRemoved,
-        policyFlushes, -1, null, omClassesHere());
+        policyFlushes, -1, null, omClassesHere(), null);
   }
 
   /** Where this JVM loaded {@code OmMetadataManagerImpl} from. */
@@ -120,8 +150,10 @@ record RunResult(
     return unavailable == null;
   }
 
+  /** Internal keys skipped per queue listing: the run's skips less those of the expiry listings. */
   double skipsPerList() {
-    return list == null || list.getTotalCount() == 0 ? 0 : (double) iterSkips / list.getTotalCount();
+    long own = iterSkips - (expiry == null ? 0 : expiry.skips());
+    return list == null || list.getTotalCount() == 0 ? 0 : (double) own / list.getTotalCount();
   }
 
   double opsPerSecond() {

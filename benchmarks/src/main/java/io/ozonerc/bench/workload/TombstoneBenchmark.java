@@ -31,8 +31,10 @@ import picocli.CommandLine.Spec;
  * create is balanced by a delete of the oldest (or a random) live key and tombstones pile up while the live set stays
  * small; a share of the creates goes to random cold buckets so flushes mix buckets; creates write a realistic
  * {@code OmKeyInfo} through the OM's keyTable; a list is the OM's own {@code listKeys} page of 1000 entries from the
- * bucket start (or from a random live key). Other presets: {@code random-churn}, {@code queue}, {@code churn}. See
- * {@link Workload} and {@link #PRESETS}.
+ * bucket start (or from a random live key). The default also runs an expiry phase ({@link WorkloadSpec.Expiry}): a
+ * lifecycle expiry deletes the oldest half of a large cold bucket in batches while listings start at random keys
+ * inside it, reported apart from the queue's lists. Other presets: {@code random-churn}, {@code queue},
+ * {@code churn}. See {@link Workload} and {@link #PRESETS}.
  *
  * <p>Policies, each on its own copy of the store with the same seed and the same operation sequence: {@code none}
  * (RocksDB's automatic compactions only), {@code full} (Ozone's CompactionService behaviour: whole column families
@@ -50,7 +52,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench-tombstones", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Compares compaction policies (none, full, reference, range, hints, range+hints, ideal) on a real "
         + "OM metadata store under a create/delete/list churn, by default a hot queue bucket among 1.5e6 cold keys "
-        + "(about 10 minutes on 2 cores). Same seed and operation sequence for every policy.")
+        + "and a bulk lifecycle expiry in a 300,000-key cold bucket listed from random keys inside it (about 10 "
+        + "minutes on 2 cores). Same seed and operation sequence for every policy.")
 public final class TombstoneBenchmark implements Callable<Integer> {
 
   static final List<String> ALL_POLICIES = List.of("none", "full", "reference", "range", HintsPolicy.HINTS,
@@ -104,6 +107,24 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       defaultValue = "0.2")
   double coldWriteShare;
 
+  @Option(names = "--expiry-keys", description = "Keys of the expiry bucket, a large cold bucket loaded with the "
+      + "cold data (names sorted by age under logs/, 1%% under index/ before them); during the run a lifecycle "
+      + "expiry deletes its oldest --expiry-share in batches while listings start at random keys inside it; 0 = no "
+      + "expiry phase (default: " + HOT_QUEUE_EXPIRY_KEYS + " for hot-queue, 0 otherwise).")
+  Long expiryKeys;
+
+  @Option(names = "--expiry-share", description = "Share of the expiry bucket's logs/ keys the expiry deletes, "
+      + "oldest first (default: ${DEFAULT-VALUE}).", defaultValue = "0.5")
+  double expiryShare;
+
+  @Option(names = "--expiry-batch", description = "Keys per expiry delete batch, one batch commit each (default: "
+      + "${DEFAULT-VALUE}, an S3 DeleteObjects request's most).", defaultValue = "1000")
+  int expiryBatch;
+
+  @Option(names = "--expiry-lists", description = "Listings of the expiry bucket from a random key inside it, spread "
+      + "from the expiry's start to the end of the run (default: ${DEFAULT-VALUE}).", defaultValue = "1000")
+  int expiryLists;
+
   @Option(names = "--repeat", description = "Runs of every policy, order rotated between repeats; the report shows "
       + "median [min..max] (default: ${DEFAULT-VALUE}).", defaultValue = "1")
   int repeat;
@@ -118,6 +139,9 @@ public final class TombstoneBenchmark implements Callable<Integer> {
    * same time.
    */
   static final String HOT_QUEUE_WEIGHTS = "create:40,delete:16,list:1";
+
+  /** hot-queue's expiry bucket: 300,000 keys beside the 1,500,000 cold ones. */
+  static final long HOT_QUEUE_EXPIRY_KEYS = 300_000;
 
   @Option(names = "--live-cap", description = "Most live keys; creates above it delete one (default: "
       + "${DEFAULT-VALUE}).", defaultValue = "25000")
@@ -276,14 +300,16 @@ public final class TombstoneBenchmark implements Callable<Integer> {
   }
 
   /** What a {@code --workload} preset sets, unless the option is given explicitly. */
-  record Preset(String keyNames, String deleteMode, String listMode, long coldKeys, long ops, String weights) {
+  record Preset(String keyNames, String deleteMode, String listMode, long coldKeys, long ops, String weights,
+      long expiryKeys) {
   }
 
   static final Map<String, Preset> PRESETS = Map.of(
-      "hot-queue", new Preset("sequential", "oldest", "start", 1_500_000, 300_000, HOT_QUEUE_WEIGHTS),
-      "random-churn", new Preset("sequential", "random", "random", 1_500_000, 250_000, Weights.DEFAULT),
-      "queue", new Preset("sequential", "oldest", "start", 0, 500_000, Weights.DEFAULT),
-      "churn", new Preset("hashed", "oldest", "random", 0, 500_000, Weights.DEFAULT));
+      "hot-queue", new Preset("sequential", "oldest", "start", 1_500_000, 300_000, HOT_QUEUE_WEIGHTS,
+          HOT_QUEUE_EXPIRY_KEYS),
+      "random-churn", new Preset("sequential", "random", "random", 1_500_000, 250_000, Weights.DEFAULT, 0),
+      "queue", new Preset("sequential", "oldest", "start", 0, 500_000, Weights.DEFAULT, 0),
+      "churn", new Preset("hashed", "oldest", "random", 0, 500_000, Weights.DEFAULT, 0));
 
   Preset preset() {
     Preset p = PRESETS.get(workload.trim().toLowerCase(Locale.ROOT));
@@ -354,7 +380,8 @@ public final class TombstoneBenchmark implements Callable<Integer> {
           enumOf(WorkloadSpec.ListMode.class, "--list-mode", listMode != null ? listMode : preset.listMode()),
           listLength, buckets, skew,
           enumOf(WorkloadSpec.KeyNames.class, "--key-names", keyNames != null ? keyNames : preset.keyNames()), seed,
-          cold > 0 ? coldBuckets : 0, cold, cold > 0 ? coldWriteShare : 0);
+          cold > 0 ? coldBuckets : 0, cold, cold > 0 ? coldWriteShare : 0, new WorkloadSpec.Expiry(
+              expiryKeys != null ? expiryKeys : preset.expiryKeys(), expiryShare, expiryBatch, expiryLists));
       WorkloadRunner.Options ro = new WorkloadRunner.Options(writeThreads, listThreads,
           Units.duration("--sample-interval", sampleInterval).toMillis(), listWindow);
       if (chosen.contains("range") || chosen.contains(HintsPolicy.RANGE_HINTS)) {
@@ -589,9 +616,17 @@ public final class TombstoneBenchmark implements Callable<Integer> {
   }
 
   private static String coldText(WorkloadSpec s) {
-    return s.coldKeys() == 0 ? "No cold data." : String.format(Locale.ROOT, "Cold data: %,d keys (hashed names) in "
-        + "%d buckets around the hot one(s), %.0f%% of creates put into a random cold bucket.", s.coldKeys(),
-        s.coldBuckets(), s.coldWriteShare() * 100);
+    String cold = s.coldKeys() == 0 ? "No cold data." : String.format(Locale.ROOT, "Cold data: %,d keys (hashed "
+        + "names) in %d buckets around the hot one(s), %.0f%% of creates put into a random cold bucket.",
+        s.coldKeys(), s.coldBuckets(), s.coldWriteShare() * 100);
+    WorkloadSpec.Expiry e = s.expiry();
+    return !e.on() ? cold : cold + String.format(Locale.ROOT, " Expiry bucket (%s, sorts last): %,d keys loaded "
+        + "with the cold data (%,d under index/, the rest under logs/, named in age order); from %.0f%% to %.0f%% of "
+        + "the run a lifecycle expiry deletes the oldest %.0f%% of its logs/ keys (%,d) in batches of %,d; %,d "
+        + "listings of it (%d entries each) start at a random key inside it, from %.0f%% of the run to its end.",
+        BenchStore.bucketName(s.expiryStoreIndex()), e.keys(), e.kept(), WorkloadSpec.Expiry.FROM * 100,
+        WorkloadSpec.Expiry.TO * 100, e.share() * 100, e.expired(), e.batch(), e.lists(), s.listLength(),
+        WorkloadSpec.Expiry.FROM * 100);
   }
 
   private static String lower(Enum<?> e) {
@@ -611,8 +646,11 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     Workload w = Workload.generate(p.spec());
     WorkloadSpec s = p.spec();
     stdout.printf(Locale.ROOT, "%s%n%nSequence: %,d ops (%,d creates of which %,d into cold buckets, %,d deletes, %,d "
-            + "lists), %,d hot keys live at the end, generated in %.1fs.%n", header(p), w.size, w.creates,
-        w.coldPuts, w.deletes, w.lists, w.finalLiveCount(), (System.nanoTime() - t0) / 1e9);
+            + "lists%s), %,d hot keys live at the end, generated in %.1fs.%n", header(p), w.size, w.creates,
+        w.coldPuts, w.deletes, w.lists, w.expiryBatches == 0 && w.expiryLists == 0 ? ""
+            : String.format(Locale.ROOT, "; expiry: %,d delete batches removing %,d keys, %,d listings of the "
+                + "expiry bucket", w.expiryBatches, w.expiredKeys, w.expiryLists),
+        w.finalLiveCount(), (System.nanoTime() - t0) / 1e9);
     WorkloadRunner runner = new WorkloadRunner(w, p.runOptions());
     Path workDir = Files.createDirectories(outDir.resolve("db"));
     long warm = warmOps(s);
@@ -620,20 +658,21 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     long childRuns = p.policies().stream().filter(HINT_POLICIES::contains).count() * repeat;
     stdout.printf(Locale.ROOT, "Runs ahead: %s%s%d policy run(s) (%d x %d repeat(s))%s; the progress line on stderr "
             + "shows an ETA. The default (hot-queue, 300,000 ops, 1.5e6 cold keys) takes about 10 minutes on 2 "
-            + "cores.%n", s.coldKeys() > 0 ? "cold load, " : "", warm > 0 ? "warm-up, " : "", runs,
+            + "cores.%n", s.hasTemplate() ? "cold load, " : "", warm > 0 ? "warm-up, " : "", runs,
         p.policies().size(), repeat, childRuns == 0 ? "" : ", " + childRuns + " of them in a child JVM on the "
             + "patched classes (each with its own warm-up)");
-    ProgressBar bar = new ProgressBar(stderr, runs + (warm > 0 ? 1 : 0) + (s.coldKeys() > 0 ? 1 : 0), !noProgress);
+    ProgressBar bar = new ProgressBar(stderr, runs + (warm > 0 ? 1 : 0) + (s.hasTemplate() ? 1 : 0), !noProgress);
     Path template = null;
-    if (s.coldKeys() > 0) {
+    if (s.hasTemplate()) {
       // Loaded once; every run opens its own copy (SST files hard-linked), so all start from one identical store.
       long l0 = System.nanoTime();
-      bar.startRun("cold load", s.coldKeys());
+      bar.startRun("cold load", s.coldKeys() + s.expiry().keys());
       try (BenchStore store = BenchStore.create(workDir, "cold", s.storeBuckets(), p.writeBufferBytes())) {
         store.loadCold(s, bar::update);
         BenchStore.TableFacts facts = store.keyTableFacts();
-        stdout.printf(Locale.ROOT, "Cold data: %,d keys in %d buckets, keyTable %s MB in %d SST files, loaded and "
+        stdout.printf(Locale.ROOT, "Cold data: %,d keys in %d buckets%s, keyTable %s MB in %d SST files, loaded and "
                 + "settled in %.1fs (once; each run starts from a copy).%n", s.coldKeys(), s.coldBuckets(),
+            s.expiry().on() ? String.format(Locale.ROOT, " and the expiry bucket's %,d", s.expiry().keys()) : "",
             Report.mb(facts.sstBytes()), facts.sstFiles(), (System.nanoTime() - l0) / 1e9);
         template = store.closeKeepingFiles();
       }
@@ -764,7 +803,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     }
     reporter.phase("run", w.size);
     RunResult result;
-    try (BenchStore store = childTemplate == null
+    try (BenchStore store = childTemplate == null // no template: no cold data and no expiry bucket
         ? BenchStore.create(childWork, childPolicy, s.storeBuckets(), p.writeBufferBytes(), true)
         : BenchStore.openCopy(childTemplate, childWork, childPolicy, s.storeBuckets(), p.writeBufferBytes(), true)) {
       result = new WorkloadRunner(w, p.runOptions()).run(store, newPolicy(childPolicy, p), reporter);

@@ -17,12 +17,22 @@ import java.util.SplittableRandom;
  * <p>Cold data. With {@code coldWriteShare > 0} a create draw becomes, with that probability, a put of a new key
  * (cold number {@code coldKeys + n}) into a uniformly drawn cold bucket; cold keys are never deleted or listed.
  * Buckets in the arrays are store indices ({@link WorkloadSpec#hotStoreIndex}, {@link WorkloadSpec#coldStoreIndex}).
+ *
+ * <p>Expiry ({@link WorkloadSpec.Expiry}). The hot sequence above is drawn first, unchanged by the expiry (same
+ * draws as without it); the expiry's operations are then placed between its operations at evenly spaced positions:
+ * {@link #EXPIRE} batches (key: the first creation number of the batch; the batch runs up to
+ * {@code batch} keys, not past the last expired one) and {@link #EXPIRY_LIST} listings (key: the start key's
+ * creation number, drawn uniformly over the bucket as loaded from a random stream of its own).
  */
 final class Workload {
 
   static final byte CREATE = 0;
   static final byte DELETE = 1;
   static final byte LIST = 2;
+  /** One delete batch of the expiry: keys {@code key} .. {@code key + batchSize(i) - 1} of the expiry bucket. */
+  static final byte EXPIRE = 3;
+  /** A listing of the expiry bucket from the key with creation number {@code key}. */
+  static final byte EXPIRY_LIST = 4;
 
   final WorkloadSpec spec;
   final byte[] kind;
@@ -37,6 +47,10 @@ final class Workload {
   final List<long[]> finalLive;
   /** Creates that went to cold buckets. */
   final int coldPuts;
+  /** Expiry: delete batches, keys they delete, listings of the expiry bucket. */
+  final int expiryBatches;
+  final long expiredKeys;
+  final int expiryLists;
 
   private Workload(WorkloadSpec spec, byte[] kind, int[] bucket, long[] key, int size, List<long[]> finalLive) {
     this.spec = spec;
@@ -47,26 +61,50 @@ final class Workload {
     this.finalLive = finalLive;
     int l = 0;
     int c = 0;
+    int d = 0;
     int cold = 0;
+    int eb = 0;
+    long ek = 0;
+    int el = 0;
     for (int i = 0; i < size; i++) {
-      if (kind[i] == LIST) {
-        l++;
-      } else if (kind[i] == CREATE) {
-        c++;
-        if (spec.isCold(bucket[i])) {
-          cold++;
+      switch (kind[i]) {
+        case LIST -> l++;
+        case CREATE -> {
+          c++;
+          if (spec.isCold(bucket[i])) {
+            cold++;
+          }
         }
+        case DELETE -> d++;
+        case EXPIRE -> {
+          eb++;
+          ek += batchSize(i);
+        }
+        case EXPIRY_LIST -> el++;
+        default -> throw new IllegalStateException("unknown operation kind " + kind[i]);
       }
     }
     this.coldPuts = cold;
     this.lists = l;
     this.creates = c;
-    this.deletes = size - l - c;
+    this.deletes = d;
+    this.expiryBatches = eb;
+    this.expiredKeys = ek;
+    this.expiryLists = el;
   }
 
-  /** Keys the keyTable must hold at the end: the hot keys live at the end, the cold keys and the cold puts. */
+  /** Keys the expiry batch at position {@code i} deletes, from {@code key[i]} on. */
+  int batchSize(int i) {
+    WorkloadSpec.Expiry e = spec.expiry();
+    return (int) Math.min(e.batch(), e.kept() + e.expired() - key[i]);
+  }
+
+  /**
+   * Keys the keyTable must hold at the end: the hot keys live at the end, the cold keys, the cold puts and the
+   * expiry bucket's keys the expiry left.
+   */
   long finalKeyCount() {
-    return finalLiveCount() + spec.coldKeys() + coldPuts;
+    return finalLiveCount() + spec.coldKeys() + coldPuts + spec.expiry().keys() - expiredKeys;
   }
 
   /**
@@ -157,7 +195,59 @@ final class Workload {
     for (LiveSet s : live) {
       finalLive.add(s.toArray());
     }
-    return new Workload(spec, kind, bucket, key, i, finalLive);
+    if (!spec.expiry().on()) {
+      return new Workload(spec, kind, bucket, key, i, finalLive);
+    }
+    return withExpiry(spec, kind, bucket, key, i, finalLive);
+  }
+
+  /** Salt of the expiry's own random stream, so the hot draws stay those of the spec without expiry. */
+  private static final long EXPIRY_SEED_SALT = 0x45585049524559L;
+
+  /**
+   * The hot sequence of {@code n} operations with the expiry's batches and listings placed between them: batch j of
+   * B at position n * (FROM + (TO - FROM) * j / B), listing k of L at n * (FROM + (1 - FROM) * (k + 0.5) / L); at one
+   * position, batches come before listings and both before the hot operation there.
+   */
+  private static Workload withExpiry(WorkloadSpec spec, byte[] hotKind, int[] hotBucket, long[] hotKey, int n,
+      List<long[]> finalLive) {
+    WorkloadSpec.Expiry e = spec.expiry();
+    int batches = Math.toIntExact(e.batches());
+    int lists = e.lists();
+    int total = Math.addExact(n, Math.addExact(batches, lists));
+    byte[] kind = new byte[total];
+    int[] bucket = new int[total];
+    long[] key = new long[total];
+    SplittableRandom rnd = new SplittableRandom(spec.seed() ^ EXPIRY_SEED_SALT);
+    int eb = spec.expiryStoreIndex();
+    int j = 0;
+    int k = 0;
+    int out = 0;
+    for (int i = 0; i <= n; i++) {
+      while (j < batches && (long) (n * (WorkloadSpec.Expiry.FROM + (WorkloadSpec.Expiry.TO
+          - WorkloadSpec.Expiry.FROM) * j / batches)) <= i) {
+        kind[out] = EXPIRE;
+        bucket[out] = eb;
+        key[out++] = e.kept() + (long) j * e.batch();
+        j++;
+      }
+      while (k < lists && (long) (n * (WorkloadSpec.Expiry.FROM + (1 - WorkloadSpec.Expiry.FROM) * (k + 0.5)
+          / lists)) <= i) {
+        kind[out] = EXPIRY_LIST;
+        bucket[out] = eb;
+        key[out++] = rnd.nextLong(e.keys());
+        k++;
+      }
+      if (i < n) {
+        kind[out] = hotKind[i];
+        bucket[out] = hotBucket[i];
+        key[out++] = hotKey[i];
+      }
+    }
+    if (out != total) {
+      throw new IllegalStateException("expiry placement lost operations: " + out + " of " + total);
+    }
+    return new Workload(spec, kind, bucket, key, total, finalLive);
   }
 
   private static long remove(LiveSet set, WorkloadSpec.DeleteMode mode, SplittableRandom rnd) {

@@ -76,6 +76,7 @@ final class WorkloadRunner {
    * every level into the bottommost) and runs the sequence's lists (same buckets, same start keys) with no writes.
    */
   RunResult runIdeal(BenchStore store, LongConsumer progress) throws Exception {
+    // The expiry bucket's end state too: the expired keys deleted before the full compaction.
     for (int i = 0; i < w.size; i++) {
       if (w.kind[i] == Workload.CREATE && w.spec.isCold(w.bucket[i])) {
         store.putKey(w.bucket[i], w.spec.name(w.bucket[i], w.key[i]), w.key[i]);
@@ -85,6 +86,11 @@ final class WorkloadRunner {
       int storeIndex = w.spec.hotStoreIndex(b);
       for (long id : w.finalLive.get(b)) {
         store.putKey(storeIndex, w.spec.keyName(id), id);
+      }
+    }
+    for (int i = 0; i < w.size; i++) { // the expiry's deletes, which the full compaction below then drops
+      if (w.kind[i] == Workload.EXPIRE) {
+        store.deleteKeys(w.bucket[i], expiryNames(i));
       }
     }
     store.db().flush();
@@ -100,9 +106,9 @@ final class WorkloadRunner {
   private RunResult execute(BenchStore store, Policy policy, boolean listsOnly, LongConsumer progress)
       throws Exception {
     final int n = w.size;
-    final int[] listPos = new int[w.lists];
+    final int[] listPos = new int[w.lists + w.expiryLists]; // the queue's lists and the expiry bucket's
     for (int i = 0, k = 0; i < n; i++) {
-      if (w.kind[i] == Workload.LIST) {
+      if (w.kind[i] == Workload.LIST || w.kind[i] == Workload.EXPIRY_LIST) {
         listPos[k++] = i;
       }
     }
@@ -119,6 +125,11 @@ final class WorkloadRunner {
     final Recorder listRec = new Recorder(MAX_NANOS, 3);
     final Recorder createRec = new Recorder(MAX_NANOS, 3);
     final Recorder deleteRec = new Recorder(MAX_NANOS, 3);
+    // The expiry's own histograms, each guarded by its monitor (several list or writer threads may record).
+    final Histogram expiryList = new Histogram(MAX_NANOS, 3);
+    final Histogram expiryBatch = new Histogram(MAX_NANOS, 3);
+    final AtomicLong expirySkips = new AtomicLong();
+    final AtomicLong expiredKeys = new AtomicLong();
     final int listLength = w.spec.listLength();
 
     Map<String, Long> t0 = store.tickers();
@@ -131,7 +142,7 @@ final class WorkloadRunner {
           try {
             for (int i = 0; i < n && failure.get() == null; i++) {
               byte k = w.kind[i];
-              if (k == Workload.LIST || Math.floorMod(w.key[i], writers) != me) {
+              if (k == Workload.LIST || k == Workload.EXPIRY_LIST || Math.floorMod(w.key[i], writers) != me) {
                 continue;
               }
               writerDone.set(me, i);
@@ -141,6 +152,18 @@ final class WorkloadRunner {
                   break;
                 }
                 LockSupport.parkNanos(20_000);
+              }
+              if (k == Workload.EXPIRE) {
+                List<String> names = expiryNames(i);
+                long s = System.nanoTime();
+                store.deleteKeys(w.bucket[i], names);
+                long took = System.nanoTime() - s;
+                synchronized (expiryBatch) {
+                  expiryBatch.recordValue(Math.min(MAX_NANOS, took));
+                }
+                expiredKeys.addAndGet(names.size());
+                opsDone.incrementAndGet();
+                continue;
               }
               String name = w.spec.name(w.bucket[i], w.key[i]);
               long s = System.nanoTime();
@@ -173,10 +196,22 @@ final class WorkloadRunner {
             while (lowWater(writerDone) < i && failure.get() == null) {
               LockSupport.parkNanos(20_000);
             }
-            String start = w.key[i] < 0 ? null : w.spec.keyName(w.key[i]);
-            long s = System.nanoTime();
-            store.listKeys(w.bucket[i], start, listLength);
-            listRec.recordValue(Math.min(MAX_NANOS, System.nanoTime() - s));
+            if (w.kind[i] == Workload.EXPIRY_LIST) {
+              String start = w.spec.name(w.bucket[i], w.key[i]);
+              long skips0 = store.iterSkips();
+              long s = System.nanoTime();
+              store.listKeys(w.bucket[i], start, listLength);
+              long took = System.nanoTime() - s;
+              expirySkips.addAndGet(store.iterSkips() - skips0);
+              synchronized (expiryList) {
+                expiryList.recordValue(Math.min(MAX_NANOS, took));
+              }
+            } else {
+              String start = w.key[i] < 0 ? null : w.spec.keyName(w.key[i]);
+              long s = System.nanoTime();
+              store.listKeys(w.bucket[i], start, listLength);
+              listRec.recordValue(Math.min(MAX_NANOS, System.nanoTime() - s));
+            }
             if (listsOnly) {
               opsDone.accumulateAndGet(i + 1, Math::max);
             } else {
@@ -200,7 +235,7 @@ final class WorkloadRunner {
       t.start();
     }
     Histogram interval = null;
-    long lastSkips = t0.getOrDefault(TICK_SKIP, 0L);
+    long lastSkips = t0.getOrDefault(TICK_SKIP, 0L); // less the expiry listings' skips, as read below
     long nextSample = start + options.sampleMillis() * 1_000_000L;
     boolean running = true;
     while (running) {
@@ -220,7 +255,7 @@ final class WorkloadRunner {
         create.add(createRec.getIntervalHistogram());
         delete.add(deleteRec.getIntervalHistogram());
         Map<String, Long> tick = store.tickers();
-        long skips = tick.getOrDefault(TICK_SKIP, 0L);
+        long skips = tick.getOrDefault(TICK_SKIP, 0L) - expirySkips.get(); // the queue lists' own
         BenchStore.TableFacts facts = store.keyTableFacts();
         long lists = interval.getTotalCount();
         series.add(new RunResult.Sample(policy.name(), (System.nanoTime() - start) / 1e9, opsDone.get(), lists,
@@ -250,13 +285,33 @@ final class WorkloadRunner {
     // seeks of opening the OM metadata manager (seek0.count(), printed beside it).
     RunResult.Seeks seekFacts = new RunResult.Seeks(seeks, seeks == 0 ? 0
         : (double) (seek1.sumMicros() - seek0.sumMicros()) / seeks, seek1.p99Micros(), seek0.count());
-    return new RunResult(policy.name(), null, list, create, delete, listsOnly ? w.lists : n, wall,
+    RunResult.Expiry expiry = null;
+    if (w.spec.expiry().on()) {
+      synchronized (expiryList) {
+        synchronized (expiryBatch) {
+          // ideal's expiry ran before its lists (its end state was written before the full compaction)
+          expiry = new RunResult.Expiry(expiryList.copy(), expirySkips.get(),
+              listsOnly ? w.expiredKeys : expiredKeys.get(), listsOnly ? 0 : w.expiryBatches, expiryBatch.copy());
+        }
+      }
+    }
+    return new RunResult(policy.name(), null, list, create, delete, listsOnly ? w.lists + w.expiryLists : n, wall,
         delta(t0, t1, TICK_SKIP), delta(t0, t1, TICK_COMPACT_READ), delta(t0, t1, TICK_COMPACT_WRITE),
         delta(t0, t1, TICK_FLUSH_WRITE), policy.compactions(), policy.compactionNanos(), end, sstAll,
         w.finalKeyCount(), content.keys(), policy.detail(), series, seekFacts, delta(t0, t1, TICK_STALL),
         policy.compactedBytes(), policy.tombstonesRemoved(), policy.flushes(), policy.headEntriesRemoved(),
         policy.hints(),
-        RunResult.omClassesHere());
+        RunResult.omClassesHere(), expiry);
+  }
+
+  /** The key names the expiry batch at sequence position {@code i} deletes. */
+  private List<String> expiryNames(int i) {
+    int count = w.batchSize(i);
+    List<String> names = new ArrayList<>(count);
+    for (long id = w.key[i]; id < w.key[i] + count; id++) {
+      names.add(w.spec.name(w.bucket[i], id));
+    }
+    return names;
   }
 
   private static long lowWater(AtomicLongArray done) {

@@ -244,6 +244,59 @@ class ReportTest {
         .equals("- product targets: n/a (range+hints not run)"));
   }
 
+  /** {@code r} with an expiry phase whose 100 listings took {@code listMicros} each and skipped {@code skips}. */
+  private static RunResult withExpiry(RunResult r, long listMicros, long skips) {
+    Histogram list = new Histogram(3_600_000_000_000L, 3);
+    for (int i = 0; i < 100; i++) {
+      list.recordValue(listMicros * 1000);
+    }
+    Histogram batch = new Histogram(3_600_000_000_000L, 3);
+    batch.recordValue(5_000_000);
+    return new RunResult(r.policy(), r.unavailable(), r.list(), r.create(), r.delete(), r.ops(), r.wallNanos(),
+        r.iterSkips() + skips, r.compactReadBytes(), r.compactWriteBytes(), r.flushWriteBytes(),
+        r.manualCompactions(), r.manualCompactionNanos(), r.keyTableEnd(), r.allSstBytesEnd(), r.liveKeysExpected(),
+        r.liveKeysFound(), r.detail(), r.series(), r.seeks(), r.stallMicros(), r.policyCompactedBytes(),
+        r.policyTombstonesRemoved(), r.policyFlushes(), r.policyHeadEntriesRemoved(), r.hints(), r.omClassesFrom(),
+        new RunResult.Expiry(list, skips, 9_900, 10, batch));
+  }
+
+  /**
+   * The expiry listings get their own table and a product target computed from the measured p99s: (none - product)
+   * / (none - ideal), with hints alone and range alone beside it; the queue's skips per list leave them out.
+   */
+  @Test
+  void theExpiryListingsAreReportedApartAndJudgedOnTheProduct() {
+    RunResult none = withExpiry(run("none", 70_000, 50, 0, 10 << 20, 5000), 100_000, 100 * 40_000L);
+    RunResult range = withExpiry(run("range", 60_000, 52, 5, 12 << 20, 3000), 20_000, 100 * 1_000L);
+    RunResult hints = withExpiry(hinted(run("hints", 13_000, 51, 0, 10 << 20, 30), 500), 98_000, 100 * 39_000L);
+    RunResult ideal = withExpiry(run("ideal", 10_000, 0, 0, 0, 20), 10_000, 0);
+    RunResult good = withExpiry(hinted(run("range+hints", 12_000, 52, 5, 20 << 20, 30), 400), 19_000, 100 * 900L);
+    RunResult full = run("full", 8_000, 60, 7, 210 << 20, 20); // no expiry phase: left out of the expiry table
+    String targets = report(Report.Targets.QUEUE, 4 << 20, none, full, range, hints, good, ideal).productTargets();
+    // (100 - 19) / (100 - 10) = 0.90; hints (100 - 98) / 90 = 0.02; range (100 - 20) / 90 = 0.89.
+    assertTrue(targets.contains("- MET    range+hints closes 0.90 of none's expiry list p99 gap to ideal, (none - "
+        + "range+hints) / (none - ideal) on the expiry bucket's listings (target >= 0.8; expiry list p99 range+hints "
+        + "19.01 ms, hints 98.04 ms, range 20.00 ms, none 100.01 ms, ideal 10.00 ms); hints alone 0.02, range alone "
+        + "0.89\n"), targets);
+    assertTrue(targets.endsWith("- VERDICT on the product, range+hints: MET (6 of 6 targets met)"), targets);
+    RunResult slow = withExpiry(hinted(run("range+hints", 12_000, 52, 5, 20 << 20, 30), 400), 40_000, 100 * 30_000L);
+    String missed = report(Report.Targets.QUEUE, 4 << 20, none, full, range, hints, slow, ideal).productTargets();
+    assertTrue(missed.contains("- MISSED range+hints closes 0.67 of none's expiry list p99 gap to ideal"), missed);
+    assertTrue(missed.endsWith("MISSED (5 of 6 targets met; missed: expiry list p99 gap to ideal closed)"), missed);
+
+    Report report = report(Report.Targets.QUEUE, 4 << 20, none, full, range, hints, good, ideal);
+    String table = report.expiryTable();
+    assertFalse(table.contains("| full |"), table);
+    assertTrue(table.contains("| none | 100 | 100.01 | 100.01 | 99.98 | 40,000 | 9,900 | 5.00 | 1.00x | 10.0x |"),
+        table);
+    assertTrue(table.contains("| ideal | 100 | 10.00 | 10.00 | 10.00 | 0 | 9,900 | 5.00 | 0.100x | 1.00x |"), table);
+    assertTrue(report.tables().contains(table), "the expiry table is part of the report");
+    // The queue's skips per list are the run's skips less the expiry listings': 100 x 50,000 over 100 lists.
+    assertEquals(50_000, none.skipsPerList(), 0.001);
+    assertEquals(40_000, none.expiry().skipsPerList(), 0.001);
+    assertFalse(report(Report.Targets.QUEUE, 4 << 20, run("none", 70_000, 50, 0, 0, 1)).hasExpiry());
+  }
+
   /** Random churn: no worse than none on every line, within the tolerance range's lines use, judged even when idle. */
   @Test
   void randomChurnJudgesTheProductNoWorseThanNone() {

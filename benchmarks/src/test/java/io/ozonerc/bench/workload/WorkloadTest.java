@@ -76,6 +76,88 @@ class WorkloadTest {
     assertFalse(WorkloadSpec.coldName(3).equals(spec.keyName(3)));
   }
 
+  private static WorkloadSpec expirySpec(WorkloadSpec.Expiry expiry) {
+    return new WorkloadSpec(40_000, Weights.parse("create:40,delete:16,list:1"), 2000, WorkloadSpec.DeleteMode.OLDEST,
+        WorkloadSpec.ListMode.START, 1000, 1, 0, WorkloadSpec.KeyNames.SEQUENTIAL, 11, 10, 5000, 0.2, expiry);
+  }
+
+  /**
+   * The expiry is placed between the hot operations without changing them; its batches delete exactly the oldest
+   * share of the logs/ keys, contiguous and in order, between 5% and 30% of the run; its listings start anywhere in
+   * the bucket, inside the expired span too, from 5% of the run on.
+   */
+  @Test
+  void expiryDeletesTheOldestLogsKeysInBatchesBetweenTheHotOperations() {
+    WorkloadSpec.Expiry expiry = new WorkloadSpec.Expiry(30_000, 0.5, 1000, 400);
+    WorkloadSpec spec = expirySpec(expiry);
+    Workload plain = Workload.generate(expirySpec(WorkloadSpec.Expiry.NONE));
+    Workload w = Workload.generate(spec);
+    assertEquals(300, expiry.kept());
+    assertEquals(14_850, expiry.expired()); // half of the 29,700 logs/ keys
+    assertEquals(15, w.expiryBatches);
+    assertEquals(14_850, w.expiredKeys);
+    assertEquals(400, w.expiryLists);
+    assertEquals(plain.size + 15 + 400, w.size);
+
+    int hot = 0;
+    long nextExpired = expiry.kept();
+    int firstExpiry = -1;
+    int lastBatchHot = -1;
+    int listsInSpan = 0;
+    int listsAfterSpan = 0;
+    for (int i = 0; i < w.size; i++) {
+      if (w.kind[i] == Workload.EXPIRE || w.kind[i] == Workload.EXPIRY_LIST) {
+        assertEquals(spec.expiryStoreIndex(), w.bucket[i]);
+        if (firstExpiry < 0) {
+          firstExpiry = hot;
+        }
+        if (w.kind[i] == Workload.EXPIRE) {
+          assertEquals(nextExpired, w.key[i], "batches delete the oldest keys, contiguous and in order");
+          assertTrue(w.batchSize(i) >= 1 && w.batchSize(i) <= 1000);
+          nextExpired += w.batchSize(i);
+          lastBatchHot = hot;
+        } else {
+          assertTrue(w.key[i] >= 0 && w.key[i] < 30_000, "start key outside the bucket: " + w.key[i]);
+          if (w.key[i] >= expiry.kept() && w.key[i] < expiry.kept() + expiry.expired()) {
+            listsInSpan++;
+          } else if (w.key[i] >= expiry.kept() + expiry.expired()) {
+            listsAfterSpan++;
+          }
+        }
+        continue;
+      }
+      assertEquals(plain.kind[hot], w.kind[i], "hot operation " + hot + " changed");
+      assertEquals(plain.bucket[hot], w.bucket[i]);
+      assertEquals(plain.key[hot], w.key[i]);
+      hot++;
+    }
+    assertEquals(plain.size, hot);
+    assertEquals(expiry.kept() + expiry.expired(), nextExpired, "every expired key deleted once");
+    assertEquals((int) (plain.size * WorkloadSpec.Expiry.FROM), firstExpiry);
+    assertTrue(lastBatchHot < plain.size * WorkloadSpec.Expiry.TO, "last batch after 30%: " + lastBatchHot);
+    // Start keys are uniform over the bucket: about half in the expired span, about half after it.
+    assertTrue(listsInSpan > 150 && listsAfterSpan > 150, listsInSpan + " in the span, " + listsAfterSpan + " after");
+    assertEquals(plain.finalKeyCount() + 30_000 - 14_850, w.finalKeyCount());
+    assertEquals(plain.lists, w.lists);
+    assertEquals(plain.deletes, w.deletes);
+  }
+
+  /** The expiry bucket sorts after every other bucket; its names sort by age, the kept index/ keys first. */
+  @Test
+  void expiryBucketIsTheLastBucketAndItsNamesSortByAge() {
+    WorkloadSpec spec = expirySpec(new WorkloadSpec.Expiry(30_000, 0.5, 1000, 10));
+    assertEquals(12, spec.storeBuckets());
+    assertEquals(11, spec.expiryStoreIndex());
+    assertTrue(spec.isExpiry(11) && !spec.isCold(11) && spec.isCold(10) && !spec.isExpiry(5));
+    assertEquals("index/000000000299", spec.name(11, 299));
+    assertEquals("logs/000000000300", spec.name(11, 300));
+    for (long id = 1; id < 30_000; id++) {
+      assertTrue(spec.name(11, id - 1).compareTo(spec.name(11, id)) < 0, "not sorted at " + id);
+    }
+    assertEquals(11, expirySpec(WorkloadSpec.Expiry.NONE).storeBuckets());
+    assertFalse(expirySpec(WorkloadSpec.Expiry.NONE).isExpiry(11));
+  }
+
   @Test
   void hashedNamesAreDistinctAndSequentialNamesSortByAge() {
     WorkloadSpec hashed = spec(1, WorkloadSpec.DeleteMode.OLDEST);
