@@ -383,8 +383,18 @@ public class OmKeyBench extends BaseFreonGenerator implements Callable<Void> {
     return (int) Math.floorMod(id, (long) n);
   }
 
+  /**
+   * The bucket, created if absent. Another process (a second omkeybench on the same volume) may create the volume
+   * or the bucket between the check and the create: "already exists" is then what was wanted.
+   */
   private OzoneBucket ensureBucket(OzoneClient client, String name) throws IOException {
-    ensureVolumeExists(client, volumeName);
+    try {
+      ensureVolumeExists(client, volumeName);
+    } catch (OMException e) {
+      if (e.getResult() != OMException.ResultCodes.VOLUME_ALREADY_EXISTS) {
+        throw e;
+      }
+    }
     OzoneVolume volume = client.getObjectStore().getVolume(volumeName);
     try {
       OzoneBucket existing = volume.getBucket(name);
@@ -398,10 +408,16 @@ public class OmKeyBench extends BaseFreonGenerator implements Callable<Void> {
         throw e;
       }
     }
-    if (layout == null) {
-      volume.createBucket(name);
-    } else {
-      volume.createBucket(name, BucketArgs.newBuilder().setBucketLayout(layout).build());
+    try {
+      if (layout == null) {
+        volume.createBucket(name);
+      } else {
+        volume.createBucket(name, BucketArgs.newBuilder().setBucketLayout(layout).build());
+      }
+    } catch (OMException e) {
+      if (e.getResult() != OMException.ResultCodes.BUCKET_ALREADY_EXISTS) {
+        throw e;
+      }
     }
     return volume.getBucket(name);
   }
