@@ -72,6 +72,13 @@ import picocli.CommandLine.Spec;
  * (no copy of the set, unlike the published version, which copied it for every DELETE and LIST). A key taken for
  * deletion leaves the set before its RPC, so no two threads delete the same key.
  *
+ * <h2>Many buckets</h2>
+ * {@code --buckets N} (N > 1) spreads the load over N buckets {@code <bucket>-<i>} ({@code i} zero-padded, so they
+ * sort by index), all created if absent: key id {@code k} lives in bucket {@code k mod N}, so each bucket still
+ * holds its keys in creation order, a DELETE or a LIST from a tracked key goes to that key's bucket, and a LIST from
+ * the bucket start goes to a random bucket. With {@code --weights create:1} it is a background writer spreading
+ * creates over many buckets.
+ *
  * <h2>Reporting</h2>
  * Latencies are kept for the whole run in {@link LatencyHistogram}s behind the Dropwizard timers freon reports at
  * exit (Dropwizard's default reservoir would reflect only the last five minutes or so). Every
@@ -80,7 +87,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "omkeybench",
     aliases = "om-key-bench",
-    description = "Weighted CREATE/DELETE/LIST load on one bucket, with whole-run latency percentiles and "
+    description = "Weighted CREATE/DELETE/LIST load on one bucket (or spread over --buckets), with whole-run "
+        + "latency percentiles and "
         + "per-interval CSV rows; can drive the bucket as a queue (delete oldest, list from the bucket start).",
     versionProvider = HddsVersionProvider.class,
     mixinStandardHelpOptions = true,
@@ -104,6 +112,11 @@ public class OmKeyBench extends BaseFreonGenerator implements Callable<Void> {
   @Option(names = {"-b", "--bucket"}, defaultValue = "bucket1",
       description = "Bucket to load (created if absent).")
   private String bucketName;
+
+  @Option(names = "--buckets", defaultValue = "1",
+      description = "Spread the load over this many buckets, <bucket>-<i> (i zero-padded), key id k in bucket "
+          + "k mod N; 1: the one bucket --bucket.")
+  private int bucketCount;
 
   @Option(names = "--layout",
       description = "Layout of the bucket if it is created: FILE_SYSTEM_OPTIMIZED (fso), OBJECT_STORE (obs) or "
@@ -175,7 +188,8 @@ public class OmKeyBench extends BaseFreonGenerator implements Callable<Void> {
   private final UntrackedKeys untracked = new UntrackedKeys();
   private LiveKeys live;
   private ReplicationConfig replicationConfig;
-  private OzoneBucket bucket;
+  private OzoneBucket[] buckets;
+  private String[] bucketNames;
   private OzoneManagerProtocol om;
   private byte[] content;
   private volatile BenchReport report;
@@ -203,14 +217,20 @@ public class OmKeyBench extends BaseFreonGenerator implements Callable<Void> {
     // The CSV file first: a path that cannot be written fails before the cluster is contacted.
     try (Writer csv = csvPath == null ? null : Files.newBufferedWriter(Paths.get(csvPath), StandardCharsets.UTF_8);
          OzoneClient client = createOzoneClient(omServiceId, conf)) {
-      bucket = ensureBucket(client);
+      bucketNames = bucketNames(bucketName, bucketCount);
+      buckets = new OzoneBucket[bucketCount];
+      for (int i = 0; i < bucketCount; i++) {
+        buckets[i] = ensureBucket(client, bucketNames[i]);
+      }
       om = createOmClient(conf, omServiceId);
       for (Op op : Op.values()) {
         getMetrics().register(op.name(), stats.get(op).timer());
       }
+      String where = bucketCount == 1 ? bucketNames[0]
+          : bucketNames[0] + ".." + bucketNames[bucketCount - 1] + " (" + bucketCount + " buckets)";
       print(String.format(Locale.ROOT, "omkeybench: /%s/%s (%s), weights %s, tracking %s, delete-order %s, "
-              + "list-start %s, max-live-keys %d, batch-size %d, size %d, key prefix '%s'", volumeName, bucketName,
-          bucket.getBucketLayout(), weights, lower(tracking), lower(deleteOrder), lower(listStart), maxLiveKeys,
+              + "list-start %s, max-live-keys %d, batch-size %d, size %d, key prefix '%s'", volumeName, where,
+          buckets[0].getBucketLayout(), weights, lower(tracking), lower(deleteOrder), lower(listStart), maxLiveKeys,
           batchSize, size.toBytes(), getPrefix()));
       long start = System.nanoTime();
       BenchReport r = new BenchReport(stats, created::sum, deleted::sum, live::size, maxLiveKeys, csv, start);
@@ -272,6 +292,11 @@ public class OmKeyBench extends BaseFreonGenerator implements Callable<Void> {
     atLeastOne("--threads", getThreadNo());
     atLeastOne("--batch-size", batchSize);
     atLeastOne("--max-live-keys", maxLiveKeys);
+    atLeastOne("--buckets", bucketCount);
+    if (bucketCount > 1) {
+      // Bucket names are at most 63 characters.
+      parse("--buckets", Integer.toString(bucketCount), v -> bucketNames(bucketName, Integer.parseInt(v)));
+    }
     if (size.toBytes() < 0) {
       throw bad("--size", size.toString(), "must not be negative");
     }
@@ -333,14 +358,49 @@ public class OmKeyBench extends BaseFreonGenerator implements Callable<Void> {
     }
   }
 
-  private OzoneBucket ensureBucket(OzoneClient client) throws IOException {
-    ensureVolumeExists(client, volumeName);
+  /**
+   * The buckets of {@code --buckets n}: {@code base} alone for 1, else {@code base-<i>} with {@code i} zero-padded
+   * to the width of {@code n - 1}.
+   */
+  static String[] bucketNames(String base, int n) {
+    if (n == 1) {
+      return new String[] {base};
+    }
+    int width = Integer.toString(n - 1).length();
+    if (base.length() + 1 + width > 63) {
+      throw new IllegalArgumentException("bucket names " + base + "-<" + width + " digits> would exceed 63 "
+          + "characters");
+    }
+    String[] names = new String[n];
+    for (int i = 0; i < n; i++) {
+      names[i] = base + "-" + StringUtils.leftPad(Integer.toString(i), width, '0');
+    }
+    return names;
+  }
+
+  /** Index of the bucket that holds key id {@code id} among {@code n} buckets. */
+  static int bucketIndex(long id, int n) {
+    return (int) Math.floorMod(id, (long) n);
+  }
+
+  /**
+   * The bucket, created if absent. Another process (a second omkeybench on the same volume) may create the volume
+   * or the bucket between the check and the create: "already exists" is then what was wanted.
+   */
+  private OzoneBucket ensureBucket(OzoneClient client, String name) throws IOException {
+    try {
+      ensureVolumeExists(client, volumeName);
+    } catch (OMException e) {
+      if (e.getResult() != OMException.ResultCodes.VOLUME_ALREADY_EXISTS) {
+        throw e;
+      }
+    }
     OzoneVolume volume = client.getObjectStore().getVolume(volumeName);
     try {
-      OzoneBucket existing = volume.getBucket(bucketName);
+      OzoneBucket existing = volume.getBucket(name);
       if (layout != null && existing.getBucketLayout() != layout) {
         throw new IllegalArgumentException(String.format("--layout %s, but bucket /%s/%s exists with layout %s",
-            layout, volumeName, bucketName, existing.getBucketLayout()));
+            layout, volumeName, name, existing.getBucketLayout()));
       }
       return existing;
     } catch (OMException e) {
@@ -348,12 +408,18 @@ public class OmKeyBench extends BaseFreonGenerator implements Callable<Void> {
         throw e;
       }
     }
-    if (layout == null) {
-      volume.createBucket(bucketName);
-    } else {
-      volume.createBucket(bucketName, BucketArgs.newBuilder().setBucketLayout(layout).build());
+    try {
+      if (layout == null) {
+        volume.createBucket(name);
+      } else {
+        volume.createBucket(name, BucketArgs.newBuilder().setBucketLayout(layout).build());
+      }
+    } catch (OMException e) {
+      if (e.getResult() != OMException.ResultCodes.BUCKET_ALREADY_EXISTS) {
+        throw e;
+      }
     }
-    return volume.getBucket(bucketName);
+    return volume.getBucket(name);
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -410,6 +476,7 @@ public class OmKeyBench extends BaseFreonGenerator implements Callable<Void> {
   private void timedCreate(long id) throws IOException {
     String key = keyName(id);
     long t0 = System.nanoTime();
+    OzoneBucket bucket = buckets[bucketIndex(id, bucketCount)];
     try (OutputStream out = bucket.createKey(key, size.toBytes(), replicationConfig, Collections.emptyMap())) {
       for (long left = size.toBytes(); left > 0; left -= content.length) {
         out.write(content, 0, (int) Math.min(left, content.length));
@@ -421,8 +488,8 @@ public class OmKeyBench extends BaseFreonGenerator implements Callable<Void> {
 
   /** Deletes a key taken from {@link #live}; its slot stays in flight. On failure the key is tracked again. */
   private void delete(long id) throws IOException {
-    OmKeyArgs args = new OmKeyArgs.Builder().setVolumeName(volumeName).setBucketName(bucketName)
-        .setKeyName(keyName(id)).build();
+    OmKeyArgs args = new OmKeyArgs.Builder().setVolumeName(volumeName)
+        .setBucketName(bucketNames[bucketIndex(id, bucketCount)]).setKeyName(keyName(id)).build();
     long t0 = System.nanoTime();
     try {
       om.deleteKey(args);
@@ -436,6 +503,7 @@ public class OmKeyBench extends BaseFreonGenerator implements Callable<Void> {
 
   private void list() throws IOException {
     String startKey = "";
+    String listBucket;
     if (listStart == ListStart.RANDOM_LIVE) {
       long id = live.peekRandom();
       if (id == LiveKeys.NONE) {
@@ -443,9 +511,12 @@ public class OmKeyBench extends BaseFreonGenerator implements Callable<Void> {
         return;
       }
       startKey = keyName(id);
+      listBucket = bucketNames[bucketIndex(id, bucketCount)];
+    } else {
+      listBucket = bucketNames[ThreadLocalRandom.current().nextInt(bucketCount)];
     }
     long t0 = System.nanoTime();
-    om.listKeys(volumeName, bucketName, startKey, "", batchSize);
+    om.listKeys(volumeName, listBucket, startKey, "", batchSize);
     stats.get(Op.LIST).record(System.nanoTime() - t0);
   }
 

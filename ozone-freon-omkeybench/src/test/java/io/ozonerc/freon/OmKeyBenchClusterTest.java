@@ -195,6 +195,34 @@ class OmKeyBenchClusterTest {
   }
 
   /**
+   * {@code --buckets 5}: every bucket spread-0..spread-4 is created and holds exactly the keys whose id is its index
+   * mod 5, in creation order; deletes and lists from a tracked key go to that key's bucket.
+   */
+  @Test
+  void bucketsSpreadKeysByIdModuloTheBucketCount() throws Exception {
+    int n = 5;
+    Run run = new Run("-v", "vol1", "-b", "spread", "--buckets", String.valueOf(n), "--layout", "obs", "-n", "400",
+        "-t", "2", "--max-live-keys", "60", "--tracking", "all", "--weights", "create:4,delete:1,list:1",
+        "-p", "s-", "--report-interval", "1s");
+    assertEquals(0, run.exitCode, run.err);
+    OmKeyBench b = run.bench;
+    TreeSet<String> all = new TreeSet<>();
+    for (int i = 0; i < n; i++) {
+      TreeSet<String> keys = keysIn("vol1", "spread-" + i);
+      for (String k : keys) {
+        long id = Long.parseLong(k.substring(2));
+        assertEquals(i, id % n, k + " in spread-" + i);
+      }
+      all.addAll(keys);
+    }
+    assertEquals(b.liveKeyNames(), all, "the keys in the five buckets are the tracked ones");
+    assertTrue(b.deletedCount() > 0 && count(b, Op.LIST) > 0, "deletes " + b.deletedCount());
+    String[] eleven = OmKeyBench.bucketNames("b", 11);
+    assertEquals(List.of("b-00", "b-01", "b-10"), List.of(eleven[0], eleven[1], eleven[10]), "zero-padded");
+    assertEquals(List.of("b"), List.of(OmKeyBench.bucketNames("b", 1)), "one bucket: --bucket itself");
+  }
+
+  /**
    * A create the OM refuses (the bucket's namespace quota is full) fails the run: freon stops at the first failure,
    * the command exits non-zero, and the keys created before it are all there.
    */
@@ -218,7 +246,8 @@ class OmKeyBenchClusterTest {
     assertEquals(0, run.exitCode, run.err);
     for (String option : new String[] {"--number-of-tests", "--threads", "--duration", "--volume", "--bucket",
         "--layout", "--weights", "--batch-size", "--size", "--max-live-keys", "--delete-order", "--list-start",
-        "--tracking", "--report-interval", "--csv", "--replication", "--type", "--om-service-id", "--prefix"}) {
+        "--tracking", "--report-interval", "--csv", "--buckets", "--replication", "--type", "--om-service-id",
+        "--prefix"}) {
       assertTrue(run.out.contains(option), option + " in\n" + run.out);
     }
   }
@@ -238,7 +267,8 @@ class OmKeyBenchClusterTest {
       "--layout, weird",
       "--duration, -5s",
       "--report-interval, 0s",
-      "--size, -1"})
+      "--size, -1",
+      "--buckets, 0"})
   void badOptionsFailBeforeTouchingTheCluster(String option, String value) throws Exception {
     Run run = new Run("-v", "untouched", option, value.replace(';', ','));
     assertNotEquals(0, run.exitCode, run.out + run.err);

@@ -28,18 +28,19 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * {@code report.md}, {@code summary.csv} and, per variant, three PNG charts (CREATE/DELETE/LIST p99 over time, the
  * OM DB's seek average over time, internal keys skipped per LIST over time).
  *
- * <p>Targets compare {@code range} with {@code off} on the same variant and are printed MET / MISSED with the
- * measured ratio, never asserted; a target whose inputs are missing (a policy not run or failed, a metric not
- * scraped) is NO VERDICT, and so is an improvement target when the service compacted nothing (any difference would
- * be noise between two clusters, not its work).
+ * <p>Targets compare {@code range}, and {@code product} (range on the patched OM, skip hints on), with {@code off}
+ * on the same variant and are printed MET / MISSED with the measured ratio, never asserted; a target whose inputs
+ * are missing (a policy not run or failed, a metric not scraped) is NO VERDICT, and so is an improvement target when
+ * the service compacted nothing (any difference would be noise between two clusters, not its work), and a product
+ * target when the product run's OM did not show the patched classes in its /prom (or another run's did).
  *
  * <p>Run by the script; by hand: {@code java -cp <benchmarks classpath>
  * io.ozonerc.bench.experiment.ExperimentReport --runs DIR/runs --out DIR}.
  */
 public final class ExperimentReport {
 
-  static final List<String> POLICIES = List.of("range", "off", "full");
-  static final List<String> VARIANTS = List.of("published", "queue");
+  static final List<String> POLICIES = List.of("range", "off", "full", "product");
+  static final List<String> VARIANTS = List.of("published", "queue", "busy");
   static final List<String> OPS = List.of("CREATE", "DELETE", "LIST");
 
   /** Service on vs off: foreground writes may be at most 10% slower at p99 (the published design was 4.5x, 5.3x). */
@@ -123,25 +124,65 @@ public final class ExperimentReport {
       if (runs.keySet().stream().noneMatch(k -> k.startsWith(v + "-"))) {
         continue;
       }
-      String missing = range == null ? "range not run or failed" : off == null ? "off not run or failed" : null;
+      // The product's lines: on busy always (what it exists for), elsewhere when it ran.
+      if (v.equals("busy") || runs.containsKey(key(v, "product"))) {
+        out.addAll(productVerdicts(v, off));
+      }
+      String missing = range == null ? "range not run or failed" : off == null ? "off not run or failed"
+          : stockMismatch(range, off);
       boolean acted = range != null && range.last(ExperimentRun.RANGES_COMPACTED) > 0;
       for (String op : List.of("CREATE", "DELETE")) {
-        out.add(ratioAtMost(v, op + " p99 range/off", missing, range, off, r -> p99(r, op),
+        out.add(ratioAtMost(v, op + " p99 range/off", missing, "range", range, off, r -> p99(r, op),
             TARGET_WRITE_P99_VS_OFF, "ms"));
       }
       if (v.equals("published")) {
-        out.add(ratioAtMost(v, "LIST p99 range/off (no worse, 10% noise allowance)", missing, range, off,
+        out.add(ratioAtMost(v, "LIST p99 range/off (no worse, 10% noise allowance)", missing, "range", range, off,
             r -> p99(r, "LIST"), TARGET_LIST_P99_PUBLISHED_VS_OFF, "ms"));
       } else {
         String why = missing != null ? missing : acted ? null : "the service compacted nothing in this run";
-        out.add(gainAtLeast(v, "LIST p99 off/range", why, range, off, r -> p99(r, "LIST"),
+        out.add(gainAtLeast(v, "LIST p99 off/range", why, "range", range, off, r -> p99(r, "LIST"),
             TARGET_LIST_P99_QUEUE_GAIN, "ms"));
       }
       String why = missing != null ? missing : acted ? null : "the service compacted nothing in this run";
-      out.add(gainAtLeast(v, "OM DB seek average off/range (improved)", why, range, off,
+      out.add(gainAtLeast(v, "OM DB seek average off/range (improved)", why, "range", range, off,
           ExperimentRun::seekAverageMicros, 1.0 + 1e-9, "µs"));
     }
     return out;
+  }
+
+  /**
+   * The product (range on the patched OM, hints on) against off: LIST p99 off/product at least 3x (on published:
+   * no worse), CREATE and DELETE p99 product/off at most 1.10x. NO VERDICT unless the product run's /prom showed
+   * the patched classes and off's did not. No "compacted nothing" rule: the hints act without the service.
+   */
+  private List<Verdict> productVerdicts(String v, ExperimentRun off) {
+    ExperimentRun product = run(v, "product");
+    String missing = product == null ? "product not run or failed" : off == null ? "off not run or failed"
+        : !product.patchedOmSeen() ? "product's OM showed no OmSkipHints in /prom: not the patched classes"
+        : off.patchedOmSeen() ? "off's OM showed OmSkipHints in /prom: not stock Ozone" : null;
+    List<Verdict> out = new ArrayList<>();
+    if (v.equals("published")) {
+      out.add(ratioAtMost(v, "LIST p99 product/off (no worse, 10% noise allowance)", missing, "product", product,
+          off, r -> p99(r, "LIST"), TARGET_LIST_P99_PUBLISHED_VS_OFF, "ms"));
+    } else {
+      out.add(gainAtLeast(v, "LIST p99 off/product", missing, "product", product, off, r -> p99(r, "LIST"),
+          TARGET_LIST_P99_QUEUE_GAIN, "ms"));
+    }
+    for (String op : List.of("CREATE", "DELETE")) {
+      out.add(ratioAtMost(v, op + " p99 product/off", missing, "product", product, off, r -> p99(r, op),
+          TARGET_WRITE_P99_VS_OFF, "ms"));
+    }
+    return out;
+  }
+
+  /** A stock policy's run whose OM showed the patched classes cannot be compared as stock. */
+  private static String stockMismatch(ExperimentRun a, ExperimentRun off) {
+    for (ExperimentRun r : List.of(a, off)) {
+      if (r.patchedOmSeen()) {
+        return r.policy() + "'s OM showed OmSkipHints in /prom: not stock Ozone";
+      }
+    }
+    return null;
   }
 
   private static double p99(ExperimentRun r, String op) {
@@ -149,34 +190,36 @@ public final class ExperimentReport {
     return t == null ? Double.NaN : t.p99Ms();
   }
 
-  private static Verdict ratioAtMost(String variant, String target, String missing, ExperimentRun range,
+  /** {@code name}'s run against off: {@code f(run) / f(off) <= bound}. */
+  private static Verdict ratioAtMost(String variant, String target, String missing, String name, ExperimentRun run,
       ExperimentRun off, ToDoubleFunction<ExperimentRun> f, double bound, String unit) {
     if (missing != null) {
       return new Verdict(variant, target, State.NO_VERDICT, missing);
     }
-    double a = f.applyAsDouble(range);
+    double a = f.applyAsDouble(run);
     double b = f.applyAsDouble(off);
     if (Double.isNaN(a) || Double.isNaN(b) || b <= 0) {
-      return new Verdict(variant, target, State.NO_VERDICT, "no value for range or off");
+      return new Verdict(variant, target, State.NO_VERDICT, "no value for " + name + " or off");
     }
     double ratio = a / b;
     return new Verdict(variant, target, ratio <= bound ? State.MET : State.MISSED, String.format(Locale.ROOT,
-        "%.3fx (range %s %s, off %s %s; target <= %.2fx)", ratio, fmt(a), unit, fmt(b), unit, bound));
+        "%.3fx (%s %s %s, off %s %s; target <= %.2fx)", ratio, name, fmt(a), unit, fmt(b), unit, bound));
   }
 
-  private static Verdict gainAtLeast(String variant, String target, String missing, ExperimentRun range,
+  /** {@code name}'s run against off: {@code f(off) / f(run) >= bound}. */
+  private static Verdict gainAtLeast(String variant, String target, String missing, String name, ExperimentRun run,
       ExperimentRun off, ToDoubleFunction<ExperimentRun> f, double bound, String unit) {
     if (missing != null) {
       return new Verdict(variant, target, State.NO_VERDICT, missing);
     }
-    double a = f.applyAsDouble(range);
+    double a = f.applyAsDouble(run);
     double b = f.applyAsDouble(off);
     if (Double.isNaN(a) || Double.isNaN(b) || a <= 0) {
-      return new Verdict(variant, target, State.NO_VERDICT, "no value for range or off");
+      return new Verdict(variant, target, State.NO_VERDICT, "no value for " + name + " or off");
     }
     double gain = b / a;
     return new Verdict(variant, target, gain >= bound ? State.MET : State.MISSED, String.format(Locale.ROOT,
-        "%.3fx (off %s %s, range %s %s; target >= %s)", gain, fmt(b), unit, fmt(a), unit,
+        "%.3fx (off %s %s, %s %s %s; target >= %s)", gain, fmt(b), unit, name, fmt(a), unit,
         bound > 1.001 ? String.format(Locale.ROOT, "%.1fx", bound) : "1x, strictly better"));
   }
 
@@ -195,8 +238,9 @@ public final class ExperimentReport {
   // --- tables ----------------------------------------------------------------------------------------------------
 
   /** Row label and value per run, in the order of the side-by-side table. */
-  private static Map<String, Function<ExperimentRun, String>> rows() {
+  private static Map<String, Function<ExperimentRun, String>> rows(String variant) {
     Map<String, Function<ExperimentRun, String>> rows = new LinkedHashMap<>();
+    rows.put("OM classes (as its /prom showed)", ExperimentRun::omClasses);
     rows.put("operations", r -> String.format(Locale.ROOT, "%,d", r.operations()));
     for (String op : OPS) {
       rows.put(op + " count", r -> r.total(op) == null ? "0" : String.format(Locale.ROOT, "%,d", r.total(op).count()));
@@ -216,6 +260,12 @@ public final class ExperimentReport {
     rows.put("range service: SST tombstones removed / dead head entries removed",
         r -> Double.isNaN(r.last(ExperimentRun.TOMBSTONES_REMOVED)) ? "-"
             : count(r.last(ExperimentRun.TOMBSTONES_REMOVED)) + " / " + count(r.last(ExperimentRun.HEAD_DEAD_REMOVED)));
+    if (variant.equals("busy")) {
+      rows.put("concurrent load: CREATE count / p99 ms", r -> {
+        OpTotal t = r.loadTotal("CREATE");
+        return t == null ? "n/a" : String.format(Locale.ROOT, "%,d", t.count()) + " / " + fmt(t.p99Ms());
+      });
+    }
     rows.put("scrapes (failed)", r -> r.scrapes().size() + " (" + r.failedScrapes() + ")");
     return rows;
   }
@@ -225,7 +275,7 @@ public final class ExperimentReport {
     StringBuilder sb = new StringBuilder("| " + variant + " |");
     present.forEach(p -> sb.append(' ').append(p).append(" |"));
     sb.append("\n|---|").append("---|".repeat(present.size())).append('\n');
-    for (Map.Entry<String, Function<ExperimentRun, String>> row : rows().entrySet()) {
+    for (Map.Entry<String, Function<ExperimentRun, String>> row : rows(variant).entrySet()) {
       sb.append("| ").append(row.getKey()).append(" |");
       for (String p : present) {
         ExperimentRun r = run(variant, p);
@@ -242,10 +292,11 @@ public final class ExperimentReport {
     return sb.toString();
   }
 
-  /** Ratios range/off and full/off of the headline figures (below 1: better than off). */
+  /** Ratios range/off, full/off and product/off of the headline figures (below 1: better than off). */
   String ratios(String variant) {
     ExperimentRun off = run(variant, "off");
-    StringBuilder sb = new StringBuilder("| vs off (" + variant + ") | range/off | full/off |\n|---|---|---|\n");
+    StringBuilder sb = new StringBuilder("| vs off (" + variant + ") | range/off | full/off | product/off |\n"
+        + "|---|---|---|---|\n");
     Map<String, ToDoubleFunction<ExperimentRun>> m = new LinkedHashMap<>();
     for (String op : OPS) {
       m.put(op + " p99", r -> p99(r, op));
@@ -256,7 +307,8 @@ public final class ExperimentReport {
     m.put("compaction bytes written", r -> r.delta(ExperimentRun.COMPACT_WRITE));
     for (Map.Entry<String, ToDoubleFunction<ExperimentRun>> e : m.entrySet()) {
       sb.append("| ").append(e.getKey()).append(" | ").append(ratio(run(variant, "range"), off, e.getValue()))
-          .append(" | ").append(ratio(run(variant, "full"), off, e.getValue())).append(" |\n");
+          .append(" | ").append(ratio(run(variant, "full"), off, e.getValue()))
+          .append(" | ").append(ratio(run(variant, "product"), off, e.getValue())).append(" |\n");
     }
     return sb.toString();
   }
@@ -331,7 +383,8 @@ public final class ExperimentReport {
         double[] ys = Report.movingAverage(pts.stream().mapToDouble(Point::value).toArray(), SMOOTHING);
         XYSeries s = c.addSeries(p, xs, ys);
         s.setMarker(SeriesMarkers.NONE);
-        s.setLineColor(Report.colour(p));
+        // The product is bench-tombstones' range+hints.
+        s.setLineColor(Report.colour(p.equals("product") ? "range+hints" : p));
         any = true;
       }
       if (!any) {
@@ -345,7 +398,9 @@ public final class ExperimentReport {
   // --- output ----------------------------------------------------------------------------------------------------
 
   String markdown(List<String> charts) {
-    StringBuilder md = new StringBuilder("# omkeybench experiment: range compaction on vs off vs periodic full\n\n");
+    StringBuilder md = new StringBuilder("# omkeybench experiment: range compaction on vs off vs periodic full"
+        + (runs.keySet().stream().anyMatch(k -> k.endsWith("-product")) ? " vs the product (patched OM)" : "")
+        + "\n\n");
     ExperimentRun any = runs.values().stream().filter(ExperimentRun::ok).findFirst().orElse(null);
     if (any != null) {
       md.append(String.format(Locale.ROOT, "Each run: a fresh local cluster (SCM + OM, no datanode), `ozone freon "
@@ -358,7 +413,20 @@ public final class ExperimentReport {
       md.append("- `").append(r.variant()).append(" / ").append(r.policy()).append("`: omkeybench `")
           .append(r.property("omkeybench_args")).append("`; OM `").append(r.property("cluster_conf").trim())
           .append("`; machine ").append(r.property("machine")).append(", load after ").append(r.property("load_after"))
+          .append(r.property("load_args").isEmpty() ? "" : "; concurrent load: omkeybench `" + r.property("load_args")
+              + "`")
+          .append("; OM classes: ").append(r.omClasses())
+          .append(r.property("om_classes_at_start").isEmpty() ? "" : ", at start: " + r.property("om_classes_at_start"))
           .append('\n');
+    }
+    md.append("\nOM classes: `product` runs the OM on ozone-om-patched's classes first on its classpath, the other "
+        + "policies on stock Ozone 2.2.0. What each run's OM actually used is read from its `/prom`: only the patched "
+        + "classes publish `OmSkipHints` (om_skip_hints_*); a run whose OM did not show what it was asked for is "
+        + "marked MISMATCH and its targets are NO VERDICT.\n");
+    if (runs.keySet().stream().anyMatch(k -> k.startsWith("busy-"))) {
+      md.append("\n`busy`: the queue workload plus a second omkeybench process creating keys over many other "
+          + "buckets at the same time. Its LIST, CREATE and DELETE figures are the queue process's, over the whole "
+          + "run; the concurrent load's own CREATE figures are in its row.\n");
     }
     md.append("\nLatencies are omkeybench's whole-run figures (ms). Seek figures are RocksDB's `DB_SEEK` histogram "
         + "(µs) since the OM opened its database, i.e. the run. Tombstone measure: internal keys skipped per LIST, "
@@ -395,7 +463,7 @@ public final class ExperimentReport {
           .append(o).append("_mean_ms");
     }
     csv.append(",seek_avg_us,seek_p99_us,skips_per_list,compact_read_bytes,compact_write_bytes,stall_micros,"
-        + "ranges_compacted,scrapes,failed_scrapes\n");
+        + "ranges_compacted,scrapes,failed_scrapes,om_classes,load_create_count,load_create_p99_ms\n");
     for (ExperimentRun r : runs.values()) {
       csv.append(r.variant()).append(',').append(r.policy()).append(',').append(r.ok() ? "ok" : "failed")
           .append(',').append(r.operations());
@@ -404,10 +472,15 @@ public final class ExperimentReport {
         csv.append(t == null ? ",0,,," : String.format(Locale.ROOT, ",%d,%.3f,%.3f,%.3f", t.count(), t.p50Ms(),
             t.p99Ms(), t.meanMs()));
       }
-      csv.append(String.format(Locale.ROOT, ",%.1f,%.1f,%.1f,%.0f,%.0f,%.0f,%.0f,%d,%d%n", r.seekAverageMicros(),
+      csv.append(String.format(Locale.ROOT, ",%.1f,%.1f,%.1f,%.0f,%.0f,%.0f,%.0f,%d,%d", r.seekAverageMicros(),
           r.seekP99Micros(), r.skipsPerList(), r.delta(ExperimentRun.COMPACT_READ),
           r.delta(ExperimentRun.COMPACT_WRITE), r.delta(ExperimentRun.STALL_MICROS),
           r.last(ExperimentRun.RANGES_COMPACTED), r.scrapes().size(), r.failedScrapes()));
+      String classes = r.patchedOmSeen() == r.patchedOmRequested() ? (r.patchedOmSeen() ? "patched" : "stock")
+          : "mismatch";
+      OpTotal load = r.loadTotal("CREATE");
+      csv.append(',').append(classes).append(load == null ? ",," : String.format(Locale.ROOT, ",%d,%.3f",
+          load.count(), load.p99Ms())).append('\n');
     }
     return csv.toString().replace("NaN", "");
   }

@@ -15,7 +15,8 @@ import java.util.Properties;
 /**
  * One run directory written by {@code dev-support/omkeybench-experiment} ({@code runs/<variant>-<policy>/}), read
  * back: the run's settings and status ({@code run.properties}), omkeybench's per-interval and total rows
- * ({@code omkeybench.csv}) and the OM's scraped {@code /prom} samples ({@code prom.tsv}).
+ * ({@code omkeybench.csv}), the busy variant's concurrent load ({@code load.csv}, same format) and the OM's scraped
+ * {@code /prom} samples ({@code prom.tsv}).
  *
  * <p>Scrape times are seconds since omkeybench's first operation, like its CSV rows: its exit time (recorded by
  * the script) minus the run time of its last row; omkeybench's own start-up (a JVM, the bucket) comes before that.
@@ -40,6 +41,13 @@ public final class ExperimentRun {
   static final String ROUNDS_RUN = "range_compaction_rounds_run";
   static final String TOMBSTONES_REMOVED = "range_compaction_tombstones_removed";
   static final String HEAD_DEAD_REMOVED = "range_compaction_head_dead_entries_removed";
+  /**
+   * The patched OM's skip hints (OmSkipHints, one record per key table): only an OM running the patched classes
+   * publishes them. A sample with a {@code table} label is also kept as {@code name@table}.
+   */
+  static final String SKIP_HINTS_ENABLED = "om_skip_hints_enabled";
+  static final String SKIP_HINTS_USED_KEYTABLE = "om_skip_hints_used@keyTable";
+  static final String SKIP_HINTS_LEARNED_KEYTABLE = "om_skip_hints_learned@keyTable";
 
   /** omkeybench's whole-run figures for one operation ({@code total} row), latencies in ms. */
   public record OpTotal(long count, double meanMs, double p50Ms, double p99Ms, double maxMs) {
@@ -68,9 +76,15 @@ public final class ExperimentRun {
   private final List<Interval> intervals;
   private final List<Scrape> scrapes;
   private final int failedScrapes;
+  private final Map<String, OpTotal> loadTotals;
 
   ExperimentRun(String variant, String policy, Properties props, Map<String, OpTotal> totals,
       List<Interval> intervals, List<Scrape> scrapes, int failedScrapes) {
+    this(variant, policy, props, totals, intervals, scrapes, failedScrapes, Map.of());
+  }
+
+  ExperimentRun(String variant, String policy, Properties props, Map<String, OpTotal> totals,
+      List<Interval> intervals, List<Scrape> scrapes, int failedScrapes, Map<String, OpTotal> loadTotals) {
     this.variant = variant;
     this.policy = policy;
     this.props = props;
@@ -78,6 +92,7 @@ public final class ExperimentRun {
     this.intervals = List.copyOf(intervals);
     this.scrapes = List.copyOf(scrapes);
     this.failedScrapes = failedScrapes;
+    this.loadTotals = Collections.unmodifiableMap(new LinkedHashMap<>(loadTotals));
   }
 
   /** Reads a run directory; missing files leave their parts empty (a run that failed early). */
@@ -97,27 +112,9 @@ public final class ExperimentRun {
     Map<String, OpTotal> totals = new LinkedHashMap<>();
     List<Interval> intervals = new ArrayList<>();
     List<Double> totalTimes = new ArrayList<>();
-    Path csv = dir.resolve("omkeybench.csv");
-    if (Files.exists(csv)) {
-      List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
-      Map<String, Integer> col = header(lines.isEmpty() ? "" : lines.get(0));
-      for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
-        String[] f = line.split(",", -1);
-        if (f.length < col.size()) {
-          continue;
-        }
-        String op = f[col.get("op")];
-        long count = Long.parseLong(f[col.get("count")]);
-        double mean = number(f[col.get("mean_ms")]);
-        double p99 = number(f[col.get("p99_ms")]);
-        if ("total".equals(f[col.get("kind")])) {
-          totalTimes.add(number(f[col.get("time_s")]));
-          totals.put(op, new OpTotal(count, mean, number(f[col.get("p50_ms")]), p99, number(f[col.get("max_ms")])));
-        } else {
-          intervals.add(new Interval(number(f[col.get("time_s")]), op, count, mean, p99));
-        }
-      }
-    }
+    readCsv(dir.resolve("omkeybench.csv"), totals, intervals, totalTimes);
+    Map<String, OpTotal> loadTotals = new LinkedHashMap<>();
+    readCsv(dir.resolve("load.csv"), loadTotals, new ArrayList<>(), new ArrayList<>());
 
     // omkeybench's clock starts when its first operation does, after its JVM started and the bucket exists: its
     // start is the moment it exited minus its own run time (the last total row), else when the script launched it.
@@ -157,7 +154,12 @@ public final class ExperimentRun {
         }
         String metric = rest.substring(0, brace > 0 && brace < space ? brace : space).trim();
         try {
-          values.putIfAbsent(metric, Double.parseDouble(rest.substring(space + 1)));
+          double value = Double.parseDouble(rest.substring(space + 1));
+          values.putIfAbsent(metric, value);
+          String table = brace > 0 && brace < space ? label(rest.substring(brace, space), "table") : null;
+          if (table != null) {
+            values.putIfAbsent(metric + "@" + table, value);
+          }
         } catch (NumberFormatException e) {
           // NaN or another token Prometheus allows and we do not use
         }
@@ -166,7 +168,47 @@ public final class ExperimentRun {
         scrapes.add(new Scrape(Double.parseDouble(epoch) - start, values));
       }
     }
-    return new ExperimentRun(variant, policy, props, totals, intervals, scrapes, failed);
+    return new ExperimentRun(variant, policy, props, totals, intervals, scrapes, failed, loadTotals);
+  }
+
+  /** The value of label {@code name} in {@code {a="x",b="y"}}, or null. */
+  static String label(String labels, String name) {
+    int at = labels.indexOf(name + "=\"");
+    while (at > 0 && labels.charAt(at - 1) != '{' && labels.charAt(at - 1) != ',') {
+      at = labels.indexOf(name + "=\"", at + 1);
+    }
+    if (at < 0) {
+      return null;
+    }
+    int from = at + name.length() + 2;
+    int to = labels.indexOf('"', from);
+    return to < 0 ? null : labels.substring(from, to);
+  }
+
+  /** omkeybench's CSV rows: total rows into {@code totals} (and their times), interval rows into {@code intervals}. */
+  private static void readCsv(Path csv, Map<String, OpTotal> totals, List<Interval> intervals,
+      List<Double> totalTimes) throws IOException {
+    List<String> lines = Files.exists(csv) ? Files.readAllLines(csv, StandardCharsets.UTF_8) : List.of();
+    if (lines.isEmpty()) {
+      return; // omkeybench failed before its first row: the run has no totals, and says so
+    }
+    Map<String, Integer> col = header(lines.isEmpty() ? "" : lines.get(0));
+    for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
+      String[] f = line.split(",", -1);
+      if (f.length < col.size()) {
+        continue;
+      }
+      String op = f[col.get("op")];
+      long count = Long.parseLong(f[col.get("count")]);
+      double mean = number(f[col.get("mean_ms")]);
+      double p99 = number(f[col.get("p99_ms")]);
+      if ("total".equals(f[col.get("kind")])) {
+        totalTimes.add(number(f[col.get("time_s")]));
+        totals.put(op, new OpTotal(count, mean, number(f[col.get("p50_ms")]), p99, number(f[col.get("max_ms")])));
+      } else {
+        intervals.add(new Interval(number(f[col.get("time_s")]), op, count, mean, p99));
+      }
+    }
   }
 
   private static Map<String, Integer> header(String line) {
@@ -215,6 +257,45 @@ public final class ExperimentRun {
 
   public Map<String, OpTotal> totals() {
     return totals;
+  }
+
+  /** Whole-run figures of {@code op} in the busy variant's concurrent load ({@code load.csv}), or null. */
+  public OpTotal loadTotal(String op) {
+    OpTotal t = loadTotals.get(op);
+    return t == null || t.count() == 0 ? null : t;
+  }
+
+  /** Scrapes in which the OM published its skip hints (OmSkipHints): only the patched classes do. */
+  public long skipHintScrapes() {
+    return scrapes.stream().filter(s -> !Double.isNaN(s.get(SKIP_HINTS_ENABLED))).count();
+  }
+
+  /** The OM ran the patched classes: its /prom showed OmSkipHints in at least one scrape. */
+  public boolean patchedOmSeen() {
+    return skipHintScrapes() > 0;
+  }
+
+  /** The run asked for the patched OM (policy product). */
+  public boolean patchedOmRequested() {
+    return property("om_classes_requested").startsWith("patched");
+  }
+
+  /**
+   * Which classes the OM used, as its /prom showed them during the run, and whether that is what was asked for:
+   * "patched (...)" or "stock (...)", with "MISMATCH" when the run asked for the other.
+   */
+  public String omClasses() {
+    long seen = skipHintScrapes();
+    String what;
+    if (seen > 0) {
+      what = String.format(java.util.Locale.ROOT, "patched (OmSkipHints in %d of %d scrapes, enabled=%.0f, "
+          + "keyTable hints learned %.0f / used %.0f)", seen, scrapes.size(), last(SKIP_HINTS_ENABLED),
+          last(SKIP_HINTS_LEARNED_KEYTABLE), last(SKIP_HINTS_USED_KEYTABLE));
+    } else {
+      what = "stock (no OmSkipHints in " + scrapes.size() + " scrapes)";
+    }
+    boolean asked = patchedOmRequested();
+    return (seen > 0) == asked ? what : "MISMATCH: asked for " + (asked ? "patched" : "stock") + ", ran " + what;
   }
 
   /** Whole-run figures of {@code op}, or null when the op never ran. */

@@ -27,11 +27,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * {@code dev-support/omkeybench-experiment}: bad arguments stop it with exit code 2 before anything starts, and one
  * tiny real run (the queue variant, the range policy, 12 s of omkeybench on a fresh local cluster with real SCM and
- * OM processes) produces the run directory and the report.
+ * OM processes) produces the run directory and the report. A second tiny run puts the product (the patched OM) against
+ * off on the busy variant (the queue plus a concurrent load over 50 other buckets) and checks that each OM ran the
+ * classes it was meant to, as its /prom showed, and that the report judges the product from the measured numbers.
  *
  * <p>The tiny run takes about 50 s on two shared cores (cluster start ~25 s with C1-only JVMs, omkeybench ~20 s
- * with its own start-up, stop ~5 s); {@code -Dlocal.cluster.it=false} skips it. It hands the script this test's
- * classpath for both the cluster and the report builder, as {@code LocalClusterScriptTest} does for local-cluster.
+ * with its own start-up, stop ~5 s), the busy one (two runs) about twice that; {@code -Dlocal.cluster.it=false} skips
+ * both. They hand the script this test's classpath for both the cluster and the report builder, as
+ * {@code LocalClusterScriptTest} does for local-cluster, and the busy one ../ozone-om-patched/target/classes (the
+ * {@code bench.test.patched.classes} property) as the patched OM.
  */
 class ExperimentScriptTest {
 
@@ -81,6 +85,9 @@ class ExperimentScriptTest {
       "--duration | 0s | --duration: '0s'",
       "--policies | range,fast | --policies: unknown value 'fast'",
       "--variants | queue,lifo | --variants: unknown value 'lifo'",
+      "--policies | product,hints | --policies: unknown value 'hints'",
+      "--busy-buckets | 1 | --busy-buckets: '1'",
+      "--busy-threads | 0 | --busy-threads: '0'",
       "--threads | -1 | --threads: '-1'",
       "--port-base | 80 | --port-base: '80'",
       "--scrape-interval | soon | --scrape-interval: 'soon'"})
@@ -101,7 +108,8 @@ class ExperimentScriptTest {
     Result r = script(out, Map.of(), 30, "--help");
     assertEquals(0, r.exit(), r.output());
     for (String option : List.of("--policies", "--variants", "--duration", "--threads", "--port-base",
-        "--full-interval")) {
+        "--full-interval", "--busy-buckets", "--busy-threads", "product", "busy", "EXPERIMENT_PATCHED_OM_CLASSES",
+        "LOCAL_CLUSTER_PATCHED_OM")) {
       assertTrue(r.output().contains(option), option + " in --help:\n" + r.output());
     }
   }
@@ -154,16 +162,91 @@ class ExperimentScriptTest {
     assertEquals(2, Files.readAllLines(out.resolve("summary.csv")).size());
   }
 
-  /** A block of 20 consecutive ports free on loopback now (other clusters may run on this machine). */
+  /**
+   * busy, off against product: the product's OM ran the patched classes (OmSkipHints sampled in its prom.tsv, the
+   * range service's metrics too, local-cluster saw them at start) and off's the stock ones; the concurrent load
+   * wrote over 50 buckets; the report has the product's lines, each MET or MISSED as its own ratio says.
+   */
+  @Test
+  @DisabledIfSystemProperty(named = "local.cluster.it", matches = "false",
+      disabledReason = "-Dlocal.cluster.it=false: real SCM and OM processes not started")
+  void busyProductRunsThePatchedOmAndTheReportJudgesIt() throws Exception {
+    Path out = ROOT.resolve("benchmarks/target/omkeybench-experiment-it/busy-" + System.currentTimeMillis());
+    String cp = System.getProperty("java.class.path");
+    String patched = System.getProperty("bench.test.patched.classes");
+    assertTrue(patched != null && Files.isDirectory(Paths.get(patched)), "patched classes: " + patched);
+    Map<String, String> env = Map.of("LOCAL_CLUSTER_CLASSPATH", cp, "EXPERIMENT_REPORT_CLASSPATH", cp,
+        "EXPERIMENT_PATCHED_OM_CLASSES", patched, "LOCAL_CLUSTER_JAVA_OPTS", "-XX:TieredStopAtLevel=1");
+    Result r = script(out, env, 300, "--policies", "off,product", "--variants", "busy", "--duration", "10s",
+        "--threads", "2", "--busy-threads", "1", "--busy-buckets", "50", "--report-interval", "2s",
+        "--scrape-interval", "2s", "--port-base", Integer.toString(freePortBlock(2)));
+    assertEquals(0, r.exit(), r.output());
+
+    Path productDir = out.resolve("runs/busy-product");
+    Path offDir = out.resolve("runs/busy-off");
+    ExperimentRun product = ExperimentRun.read(productDir);
+    ExperimentRun off = ExperimentRun.read(offDir);
+    assertTrue(product.ok(), product.problem());
+    assertTrue(off.ok(), off.problem());
+    // What the processes showed, not what they were asked for.
+    assertTrue(Files.readString(productDir.resolve("prom.tsv")).contains(" om_skip_hints_enabled{"),
+        "OmSkipHints scraped from the product's OM");
+    assertTrue(product.patchedOmSeen() && product.skipHintScrapes() >= 4, product.omClasses());
+    assertEquals(1.0, product.last(ExperimentRun.SKIP_HINTS_ENABLED), "hints on");
+    assertTrue(product.property("om_classes_at_start").startsWith("patched (/prom: OmSkipHints on"),
+        product.property("om_classes_at_start"));
+    assertFalse(Double.isNaN(product.last(ExperimentRun.ROUNDS_RUN)), "the patched OM ran the range service");
+    assertFalse(Files.readString(offDir.resolve("prom.tsv")).contains("om_skip_hints_"), "off's OM is stock");
+    assertFalse(off.patchedOmSeen(), off.omClasses());
+    assertTrue(off.property("om_classes_at_start").startsWith("stock"), off.property("om_classes_at_start"));
+    for (Path dir : List.of(productDir, offDir)) {
+      ExperimentRun run = ExperimentRun.read(dir);
+      assertTrue(run.loadTotal("CREATE") != null && run.loadTotal("CREATE").count() > 0, "load in " + dir);
+      assertTrue(Files.readString(dir.resolve("load.out")).contains("spread-00..spread-49 (50 buckets)"),
+          "load over 50 buckets in " + dir);
+    }
+
+    String md = Files.readString(out.resolve("report.md"));
+    assertTrue(md.contains("| OM classes (as its /prom showed) |"), md);
+    assertTrue(md.contains("patched (OmSkipHints in") && md.contains("stock (no OmSkipHints in"), md);
+    assertTrue(md.contains("concurrent load: CREATE count / p99 ms"), md);
+    assertVerdict(md, "busy: LIST p99 off/product - ", true, 3.0);
+    assertVerdict(md, "busy: CREATE p99 product/off - ", false, 1.10);
+    assertVerdict(md, "busy: DELETE p99 product/off - ", false, 1.10);
+    assertTrue(md.contains("NO VERDICT busy: LIST p99 off/range - range not run or failed"), md);
+    List<String> summary = Files.readAllLines(out.resolve("summary.csv"));
+    assertEquals(3, summary.size(), String.join("\n", summary));
+    assertTrue(summary.stream().anyMatch(l -> l.startsWith("busy,product,ok,") && l.contains(",patched,")),
+        String.join("\n", summary));
+    assertTrue(summary.stream().anyMatch(l -> l.startsWith("busy,off,ok,") && l.contains(",stock,")),
+        String.join("\n", summary));
+  }
+
+  /** The report's line for {@code target}: MET exactly when its printed ratio meets the bound. */
+  private static void assertVerdict(String md, String target, boolean atLeast, double bound) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("- (MET|MISSED) +" + java.util.regex.Pattern.quote(
+        target) + "([0-9.]+)x \\(").matcher(md);
+    assertTrue(m.find(), target + " with a verdict and a ratio in:\n" + md);
+    double ratio = Double.parseDouble(m.group(2));
+    boolean met = atLeast ? ratio >= bound : ratio <= bound;
+    assertEquals(met ? "MET" : "MISSED", m.group(1), target + m.group(2));
+  }
+
   private static int freePortBlock() throws IOException {
+    return freePortBlock(1);
+  }
+
+  /** 20 consecutive ports per run free on loopback now (other clusters may run on this machine). */
+  private static int freePortBlock(int runs) throws IOException {
     InetAddress lo = InetAddress.getLoopbackAddress();
+    int size = 20 * runs;
     for (int attempt = 0; attempt < 50; attempt++) {
-      int base = ThreadLocalRandom.current().nextInt(20000, 60000 - 20);
+      int base = ThreadLocalRandom.current().nextInt(20000, 60000 - size);
       int p = base;
-      while (p < base + 20 && bindable(lo, p)) {
+      while (p < base + size && bindable(lo, p)) {
         p++;
       }
-      if (p == base + 20) {
+      if (p == base + size) {
         return base;
       }
     }
