@@ -482,12 +482,8 @@ public final class Report {
         + " here";
   }
 
-  private String randomChurnTargets(long idle, int runsOfRange) {
-    List<String> lines = new ArrayList<>();
-    String note = idle == runsOfRange ? " (range removed nothing: expected here, its cost is none's plus noise)"
-        : idle > 0 ? " (range removed nothing in " + idle + " of " + runsOfRange + " runs)" : "";
-    lines.add("- Random churn: range must be no worse than none on any metric (target: each ratio <= "
-        + TARGET_NO_WORSE_VS_NONE + "x, the noise between two runs of one policy)" + note + ":");
+  /** The lines random churn judges against none, for range and for the product alike. */
+  private static Map<String, ToDoubleFunction<RunResult>> noWorseLines() {
     Map<String, ToDoubleFunction<RunResult>> metrics = new LinkedHashMap<>();
     metrics.put("list p99", Report::p99);
     metrics.put("list mean", Report::mean);
@@ -495,6 +491,16 @@ public final class Report {
     metrics.put("create p99", r -> writeP99(r.create()));
     metrics.put("delete p99", r -> writeP99(r.delete()));
     metrics.put("compaction bytes written", RunResult::compactWriteBytes);
+    return metrics;
+  }
+
+  private String randomChurnTargets(long idle, int runsOfRange) {
+    List<String> lines = new ArrayList<>();
+    String note = idle == runsOfRange ? " (range removed nothing: expected here, its cost is none's plus noise)"
+        : idle > 0 ? " (range removed nothing in " + idle + " of " + runsOfRange + " runs)" : "";
+    lines.add("- Random churn: range must be no worse than none on any metric (target: each ratio <= "
+        + TARGET_NO_WORSE_VS_NONE + "x, the noise between two runs of one policy)" + note + ":");
+    Map<String, ToDoubleFunction<RunResult>> metrics = noWorseLines();
     for (Map.Entry<String, ToDoubleFunction<RunResult>> m : metrics.entrySet()) {
       Stat v = ratio("range", "none", m.getValue());
       lines.add(v == null ? "  - range " + m.getKey() + " vs none: n/a (none not run or zero)"
@@ -666,13 +672,7 @@ public final class Report {
       lines.add("- Random churn: " + PRODUCT + " must be no worse than none on any line (target: each ratio <= "
           + TARGET_NO_WORSE_VS_NONE + "x none, the tolerance of range's lines above: the noise between two runs of "
           + "one policy; write stalls no more than none's)" + note + ":");
-      Map<String, ToDoubleFunction<RunResult>> metrics = new LinkedHashMap<>();
-      metrics.put("list p99", Report::p99);
-      metrics.put("list mean", Report::mean);
-      metrics.put("DB seek average", r -> r.seeks().averageMicros());
-      metrics.put("create p99", r -> writeP99(r.create()));
-      metrics.put("delete p99", r -> writeP99(r.delete()));
-      metrics.put("compaction bytes written", RunResult::compactWriteBytes);
+      Map<String, ToDoubleFunction<RunResult>> metrics = noWorseLines();
       metrics.forEach((name, f) -> targets.add(new ProductTarget(name, p -> ratio(p, "none", f),
           x -> x <= TARGET_NO_WORSE_VS_NONE, "%s " + name + " = %sx none", "%.2f", "x", "none not run or zero")));
     } else {
