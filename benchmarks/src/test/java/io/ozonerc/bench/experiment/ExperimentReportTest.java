@@ -39,8 +39,9 @@ class ExperimentReportTest {
   private void write(String variant, String policy, Fixture f) throws IOException {
     Path run = dir.resolve("runs").resolve(variant + "-" + policy);
     Files.createDirectories(run);
+    boolean product = policy.equals("product");
     Files.writeString(run.resolve("run.properties"), String.join("\n", "variant=" + variant, "policy=" + policy,
-        "status=ok", "threads=4", "duration_s=15", "scrape_interval_s=5", "bench_start_epoch_s=1000.0",
+        "om_classes_requested=" + (product ? "patched" : "stock"), "status=ok", "threads=4", "duration_s=15", "scrape_interval_s=5", "bench_start_epoch_s=1000.0",
         "bench_end_epoch_s=1016.0", "omkeybench_args=--size 0", "cluster_conf=x=y") + "\n");
     StringBuilder csv = new StringBuilder("time_s,kind,op,count,rate_per_s,skipped,mean_ms,p50_ms,p99_ms,max_ms,"
         + "live,tracked,created,deleted\n");
@@ -64,6 +65,10 @@ class ExperimentReportTest {
           .append('\n').append(t).append(" rocksdb_om_db_number_db_seek ").append(100 * (s + 1)).append('\n')
           .append(t).append(" rocksdb_om_db_number_iter_skip ").append(1000 * s).append('\n')
           .append(t).append(" rocksdb_om_db_compact_write_bytes ").append(1048576L * s).append('\n');
+      if (product) { // only the patched OM publishes OmSkipHints
+        prom.append(t).append(" om_skip_hints_enabled{table=\"keyTable\"} 1\n")
+            .append(t).append(" om_skip_hints_used{table=\"keyTable\"} ").append(10 * s).append('\n');
+      }
       if (f.rangesCompacted() >= 0) {
         prom.append(t).append(" range_compaction_ranges_compacted ").append(s == 3 ? f.rangesCompacted() : 0)
             .append('\n').append(t).append(" range_compaction_rounds_run 1\n");
@@ -83,7 +88,7 @@ class ExperimentReportTest {
 
   @Test
   void allTargetsMetWhenRangeMatchesOffOnWritesAndWinsOnReads() throws IOException {
-    for (String v : ExperimentReport.VARIANTS) {
+    for (String v : List.of("published", "queue")) {
       write(v, "range", new Fixture(100, 50, v.equals("queue") ? 10 : 30, 20, 5));
       write(v, "off", new Fixture(95, 50, v.equals("queue") ? 40 : 29, 300, -1));
       write(v, "full", new Fixture(300, 150, 30, 100, -1));
@@ -108,6 +113,31 @@ class ExperimentReportTest {
     assertEquals(State.MISSED, s.get("published: OM DB seek average off/range (improved)"));          // worse
     assertEquals(State.MISSED, s.get("queue: LIST p99 off/range"));                 // 2x < 3x
     assertEquals(State.MET, s.get("queue: OM DB seek average off/range (improved)"));
+  }
+
+  /** busy: the product judged against off (patched classes seen in its /prom), range alone shown beside it. */
+  @Test
+  void theBusyVariantJudgesTheProductAndShowsRange() throws IOException {
+    write("busy", "off", new Fixture(95, 50, 40, 300, -1));
+    write("busy", "range", new Fixture(100, 50, 20, 20, 3));    // 2x: short of 3x
+    write("busy", "product", new Fixture(100, 60, 10, 20, 3));  // 4x; delete 1.2x off
+    Map<String, State> s = states(report().verdicts());
+    assertEquals(State.MET, s.get("busy: LIST p99 off/product"), s.toString());
+    assertEquals(State.MET, s.get("busy: CREATE p99 product/off"), s.toString());     // 1.053x
+    assertEquals(State.MISSED, s.get("busy: DELETE p99 product/off"), s.toString());  // 1.20x > 1.10x
+    assertEquals(State.MISSED, s.get("busy: LIST p99 off/range"), s.toString());
+  }
+
+  /** A product run whose OM showed no OmSkipHints ran stock classes: its targets get no verdict. */
+  @Test
+  void aProductRunOnStockClassesIsNotJudged() throws IOException {
+    write("busy", "off", new Fixture(95, 50, 40, 300, -1));
+    write("busy", "product", new Fixture(100, 50, 10, 20, 3));
+    Path prom = dir.resolve("runs/busy-product/prom.tsv");
+    Files.writeString(prom, String.join("\n", Files.readAllLines(prom).stream()
+        .filter(l -> !l.contains("om_skip_hints_")).toList()) + "\n");
+    Map<String, State> s = states(report().verdicts());
+    assertEquals(State.NO_VERDICT, s.get("busy: LIST p99 off/product"), s.toString());
   }
 
   @Test
@@ -142,7 +172,7 @@ class ExperimentReportTest {
 
   @Test
   void writesTablesRatiosAndChartsFromTheFixtures() throws IOException {
-    for (String p : ExperimentReport.POLICIES) {
+    for (String p : List.of("range", "off", "full")) {
       write("queue", p, new Fixture(100, 50, p.equals("range") ? 10 : 40, p.equals("off") ? 300 : 20,
           p.equals("range") ? 4 : -1));
     }
