@@ -6,7 +6,8 @@ import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.PlannerSettings;
 import io.ozonerc.compaction.plan.RangeAssessment;
 import io.ozonerc.compaction.service.RangeCompactor;
-import io.ozonerc.compaction.service.RangeCompactor.RoundSettings;
+import io.ozonerc.compaction.service.RoundListener;
+import io.ozonerc.compaction.service.RoundSettings;
 import io.ozonerc.compaction.service.RoundResult;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -102,13 +103,13 @@ public final class HintedHeads {
     String listedBefore = listed(om);
 
     OmCompactionStore compactionStore = new OmCompactionStore(om);
-    KeyRange queue = KeyRange.ofPrefix("keyTable", "/" + VOLUME + "/" + QUEUE + "/");
+    KeyRange queue = KeyRange.bucket("keyTable", "/" + VOLUME + "/" + QUEUE + "/");
     long seeks0 = dbSeeks(store);
     HeadFacts sized = compactionStore.probeHeads("keyTable", List.of(queue),
         compactionStore.liveFiles(Set.of("keyTable"))).get(0);
     long seeks = dbSeeks(store) - seeks0;
 
-    RangeCompactor compactor = new RangeCompactor(compactionStore, System::nanoTime, new RangeCompactor.Listener() { });
+    RangeCompactor compactor = new RangeCompactor(compactionStore, System::nanoTime, new RoundListener() { });
     RoundResult round = compactor.run(RoundSettings.offline(Set.of("keyTable"), PlannerSettings.defaults(),
         DEAD_HEAD_MIN_KEYS), () -> false);
     String verdict = "none";

@@ -27,7 +27,7 @@ final class SyntheticLsm {
   SyntheticLsm(int fileCount, int bucketCount, long seed) {
     Random rnd = new Random(seed);
     for (int b = 0; b < bucketCount; b++) {
-      buckets.add(KeyRange.ofPrefix(TABLE, bucketPrefix(b)));
+      buckets.add(KeyRange.bucket(TABLE, bucketPrefix(b)));
     }
     long keySpace = (long) bucketCount * KEYS_PER_BUCKET;
     int level0 = Math.min(12, Math.max(1, fileCount / 100));

@@ -7,6 +7,8 @@ import io.ozonerc.compaction.plan.HeadPlan;
 import io.ozonerc.compaction.plan.PlannerSettings;
 import io.ozonerc.compaction.plan.SstFile;
 import io.ozonerc.compaction.service.RangeCompactor;
+import io.ozonerc.compaction.service.RoundListener;
+import io.ozonerc.compaction.service.RoundSettings;
 import io.ozonerc.compaction.service.RoundResult;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -186,9 +188,9 @@ public abstract class RangeCompactionTool extends AbstractSubcommand implements 
       OmCompactionStore store = opened.store();
       Map<String, long[]> memtable = opened.memtableCounts(tableSet);
       // The service's own round, without its clock limits: no time budget, no pressure limits, no flush.
-      RangeCompactor.RoundSettings offline =
-          RangeCompactor.RoundSettings.offline(tableSet, settings, config.getDeadHeadMinKeys());
-      RangeCompactor compactor = new RangeCompactor(store, System::nanoTime, new RangeCompactor.Listener() { });
+      RoundSettings offline =
+          RoundSettings.offline(tableSet, settings, config.getDeadHeadMinKeys());
+      RangeCompactor compactor = new RangeCompactor(store, System::nanoTime, new RoundListener() { });
       List<SstFile> files;
       HeadPlan heads;
       CompactionPlan plan;

@@ -126,10 +126,10 @@ public final class OmCompactionStore implements CompactionStore {
       List<KeyRange> ranges = new ArrayList<>(prefixes.size());
       for (String[] p : prefixes) {
         if (NAME_KEYED.contains(table)) {
-          ranges.add(KeyRange.ofPrefix(table, p[0]));
+          ranges.add(KeyRange.bucket(table, p[0]));
         } else if (p[1] != null) { // a bucket without its volume: its FSO keys fall in a (no bucket) range
-          KeyRange ids = KeyRange.ofPrefix(table, p[1]);
-          ranges.add(new KeyRange(table, p[0], ids.begin(), ids.end()));
+          KeyRange ids = KeyRange.bucket(table, p[1]);
+          ranges.add(new KeyRange(table, KeyRange.Kind.BUCKET, p[0], ids.begin(), ids.end()));
         }
       }
       out.put(table, ranges);

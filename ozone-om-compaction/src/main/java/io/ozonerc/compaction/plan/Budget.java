@@ -2,17 +2,19 @@ package io.ozonerc.compaction.plan;
 
 /**
  * A round's budget as a plan spends it, best candidate first: at most {@code ranges.per.run} compactions and
- * {@code bytes.per.run} file bytes (0: no byte limit), the first candidate always within the byte limit so a
- * range larger than the limit is not starved. Range plans and head plans spend budgets of their own (a round
- * compacts its heads, then plans its ranges), by the same rule.
+ * {@code bytes.per.run} file bytes (0: no byte limit) in the whole round, whatever their kind. The round's first
+ * compaction always fits the byte limit, so a range larger than the limit is not starved. A round compacts its
+ * heads first and plans its ranges after, with what the heads already spent ({@link Spent}).
  */
-final class Budget {
+public final class Budget {
   private final PlannerSettings settings;
   private int taken;
   private long bytes;
 
-  Budget(PlannerSettings settings) {
+  Budget(PlannerSettings settings, Spent spent) {
     this.settings = settings;
+    this.taken = spent.compactions();
+    this.bytes = spent.bytes();
   }
 
   /** Takes {@code a} and returns null when it fits; otherwise returns it as {@link Verdict#OVER_BUDGET}. */
@@ -28,5 +30,20 @@ final class Budget {
     taken++;
     bytes += cost;
     return null;
+  }
+
+  /**
+   * What a round already spent of its budget before a plan: compactions started and the file bytes they were
+   * planned at.
+   */
+  public record Spent(int compactions, long bytes) {
+    /** Nothing spent: a round's first plan. */
+    public static final Spent NONE = new Spent(0, 0);
+
+    public Spent {
+      if (compactions < 0 || bytes < 0) {
+        throw new IllegalArgumentException("negative spending " + compactions + " " + bytes);
+      }
+    }
   }
 }

@@ -44,23 +44,27 @@ public record HeadFacts(KeyRange range, byte[] firstLive, long deadEntries, long
 
   /** The range of a whole table, probed from its first byte. */
   public static KeyRange tableRange(String table) {
-    return new KeyRange(table, TABLE_HEAD, new byte[0], null);
+    return new KeyRange(table, KeyRange.Kind.TABLE, TABLE_HEAD, new byte[0], null);
   }
 
   public boolean isTableHead() {
-    return TABLE_HEAD.equals(range.label());
+    return range.kind() == KeyRange.Kind.TABLE;
   }
 
   /**
    * The dead span itself, [begin, firstLive); the whole range when it has no live key (or the probe gave up);
-   * {@code null} when {@code begin} itself is live.
+   * {@code null} when {@code begin} itself is live. Its kind is the probed range's head kind
+   * ({@link KeyRange.Kind#headKind}).
    */
   public KeyRange deadSpan() {
     if (firstLive == null) {
-      return range;
+      return wholeRangeAsHead();
     }
-    return Keys.compare(firstLive, range.begin()) <= 0
-        ? null
-        : new KeyRange(range.table(), range.label(), range.begin(), firstLive);
+    return Keys.compare(firstLive, range.begin()) <= 0 ? null : wholeRangeAsHead().withBounds(range.begin(), firstLive);
+  }
+
+  /** The probed range with the head's kind: what a head stands for when its span is not known or is empty. */
+  public KeyRange wholeRangeAsHead() {
+    return range.asHead();
   }
 }

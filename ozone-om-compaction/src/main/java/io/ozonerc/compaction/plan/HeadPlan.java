@@ -1,6 +1,5 @@
 package io.ozonerc.compaction.plan;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -16,14 +15,10 @@ public record HeadPlan(CompactionPlan plan, List<HeadFacts> probed) {
   /** No probes: dead-head probes are off. */
   public static final HeadPlan NONE = new HeadPlan(new CompactionPlan(List.of(), List.of(), Map.of()), List.of());
 
-  /**
-   * The probe behind a decision of {@link #plan}: the probed range of the same table that starts where the head's
-   * span starts (a head's span is [probed range start, first live key)). Null when there is none.
-   */
+  /** The probe behind a decision of {@link #plan}: the one over the head's probed range; null when there is none. */
   public HeadFacts probeOf(RangeAssessment head) {
     for (HeadFacts h : probed) {
-      if (h.range().table().equals(head.range().table())
-          && Arrays.equals(h.range().begin(), head.range().begin())) {
+      if (h.range().equals(head.probed())) {
         return h;
       }
     }

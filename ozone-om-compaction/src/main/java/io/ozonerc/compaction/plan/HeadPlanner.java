@@ -183,14 +183,15 @@ public final class HeadPlanner {
   }
 
   private static boolean isTableHead(KeyRange r) {
-    return HeadFacts.TABLE_HEAD.equals(r.label());
+    return r.kind() == KeyRange.Kind.TABLE;
   }
 
   /**
    * Plans the dead heads found by a probe: each head with at least {@code minDeadKeys} dead entries becomes a
    * compaction of its dead span, assessed like any range (cost, bottommost mode, busy files) so the round can
    * re-check and verify it the same way. Ranked as the class comment says, and kept within {@code ranges.per.run}
-   * and {@code bytes.per.run} ({@link Budget}: the heads' own budget; the round's range plan has another);
+   * and {@code bytes.per.run} ({@link Budget}: heads come first in a round, and its range plan gets what they
+   * leave);
    * {@code notPlanned} holds the probed heads that did not qualify, must wait or are over budget.
    *
    * @param filesByTable live SST files per table
@@ -205,7 +206,7 @@ public final class HeadPlanner {
         .thenComparing(h -> h.range().begin(), Keys::compare));
     List<RangeAssessment> planned = new ArrayList<>();
     List<RangeAssessment> notPlanned = new ArrayList<>();
-    Budget budget = new Budget(settings);
+    Budget budget = new Budget(settings, Budget.Spent.NONE);
     for (HeadFacts h : ranked) {
       KeyRange span = h.deadSpan();
       if (span == null || h.deadEntries() == 0) {
@@ -231,7 +232,7 @@ public final class HeadPlanner {
    */
   public static RangeAssessment assess(HeadFacts h, List<SstFile> tableFiles, List<KeyRange> sortedBuckets,
       PlannerSettings settings, long minDeadKeys) {
-    KeyRange span = h.deadSpan() == null ? h.range() : h.deadSpan();
+    KeyRange span = h.deadSpan() == null ? h.wholeRangeAsHead() : h.deadSpan();
     SstFile flushed = flushedMemtable(h, span, tableFiles);
     List<SstFile> files = tableFiles;
     if (flushed != null) {
@@ -267,7 +268,7 @@ public final class HeadPlanner {
           + (flushed == null ? ")" : ", the memtable it flushes first included: " + h.memDead() + " entries of the "
               + "head, " + h.memOutside() + " outside the range)");
     }
-    return new RangeAssessment(span, base.stats(), v, why, base.forceBottommost());
+    return new RangeAssessment(span, base.stats(), v, why, base.forceBottommost()).probedOver(h.range());
   }
 
   /**

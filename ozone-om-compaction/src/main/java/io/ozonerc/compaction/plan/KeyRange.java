@@ -1,27 +1,82 @@
 package io.ozonerc.compaction.plan;
 
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
- * A key range [begin, end) of one table. {@code end == null} means past the last key.
+ * A key range [begin, end) of one table, and what it is ({@link Kind}). {@code end == null} means past the last
+ * key. Code decides by the kind and the bounds; the label is for people only.
  *
- * @param label what the range is to an operator: a bucket prefix such as {@code /vol/bucket/} or
- *              {@code /-9223372036854775552/-9223372036854775040/}, or {@code (no bucket)} for keys between buckets
- *              (left over from deleted buckets)
+ * @param kind  what the range is: a bucket, a gap between buckets, a dead head, a piece the planner cut or joined
+ * @param label what the range is to an operator: a bucket as {@code /vol/bucket/}, {@code (no bucket)} for keys
+ *              between buckets (left over from deleted buckets), {@code (table head)}, or such a label with the
+ *              planner's words appended ({@code part 2/3}, {@code + /vol/b2/})
  */
-public record KeyRange(String table, String label, byte[] begin, byte[] end) {
+public record KeyRange(String table, Kind kind, String label, byte[] begin, byte[] end) {
+
+  /** What a range is; decides how a round re-checks it and how reports and metrics count it. */
+  public enum Kind {
+    /** A whole table, as a dead-head probe reads it from its first byte. */
+    TABLE,
+    /** A bucket's keys: its name prefix, or its id prefix in the FSO tables. */
+    BUCKET,
+    /** Keys between buckets, or before the first or after the last. */
+    GAP,
+    /** A bucket, or a gap, cut at file boundaries so one compaction stays under {@code max.compaction.entries}. */
+    SPLIT_PART,
+    /** The tombstone-dense files inside a range that is below the thresholds as a whole. */
+    DENSE_PART,
+    /** Neighbouring ranges joined into one compaction. */
+    MERGED,
+    /** Neighbouring ranges below the thresholds alone whose compactions rewrite the same files, judged together. */
+    FILE_SET,
+    /** The dead entries a table starts with. */
+    TABLE_HEAD,
+    /** The dead entries a bucket starts with, up to its first live key. */
+    BUCKET_HEAD;
+
+    /** True for the dead span found by a probe; such a range is re-checked by probing again. */
+    public boolean isHead() {
+      return this == TABLE_HEAD || this == BUCKET_HEAD;
+    }
+
+    /** The kind of the dead span a probe of a range of this kind finds. */
+    public Kind headKind() {
+      return switch (this) {
+        case TABLE, TABLE_HEAD -> TABLE_HEAD;
+        default -> BUCKET_HEAD;
+      };
+    }
+
+    /** Lower case with dashes, as reports and metric tags print it: {@code bucket-head}. */
+    @Override
+    public String toString() {
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+  }
 
   public KeyRange {
+    Objects.requireNonNull(kind);
     if (end != null && Keys.compare(begin, end) >= 0) {
       throw new IllegalArgumentException("empty range " + Keys.show(begin) + ".." + Keys.show(end) + " of " + table);
     }
   }
 
-  /** The range of every key of {@code table} that starts with {@code prefix}. */
-  public static KeyRange ofPrefix(String table, String prefix) {
+  /** The range of a bucket: every key of {@code table} that starts with {@code prefix}. */
+  public static KeyRange bucket(String table, String prefix) {
     byte[] begin = Keys.utf8(prefix);
-    return new KeyRange(table, prefix, begin, Keys.prefixSuccessor(begin));
+    return new KeyRange(table, Kind.BUCKET, prefix, begin, Keys.prefixSuccessor(begin));
+  }
+
+  /** This range as a dead head: the same bounds with the kind a probe's dead span has ({@link Kind#headKind}). */
+  public KeyRange asHead() {
+    return new KeyRange(table, kind.headKind(), label, begin, end);
+  }
+
+  /** This range's kind and label over other bounds. */
+  public KeyRange withBounds(byte[] newBegin, byte[] newEnd) {
+    return new KeyRange(table, kind, label, newBegin, newEnd);
   }
 
   public boolean overlaps(KeyRange other) {
@@ -30,16 +85,16 @@ public record KeyRange(String table, String label, byte[] begin, byte[] end) {
         && (end == null || Keys.compare(other.begin, end) < 0);
   }
 
-  /** Equal when table, label and both bounds are equal by content (a record would compare the arrays by identity). */
+  /** Equal when table, kind, label and both bounds are equal by content (a record compares arrays by identity). */
   @Override
   public boolean equals(Object o) {
-    return o instanceof KeyRange r && table.equals(r.table) && label.equals(r.label)
+    return o instanceof KeyRange r && table.equals(r.table) && kind == r.kind && label.equals(r.label)
         && Arrays.equals(begin, r.begin) && Arrays.equals(end, r.end);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(table, label, Arrays.hashCode(begin), Arrays.hashCode(end));
+    return Objects.hash(table, kind, label, Arrays.hashCode(begin), Arrays.hashCode(end));
   }
 
   @Override

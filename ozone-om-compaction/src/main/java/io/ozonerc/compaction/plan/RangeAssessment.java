@@ -15,6 +15,7 @@ import java.util.function.Supplier;
  */
 public final class RangeAssessment {
   private final KeyRange range;
+  private final KeyRange probed;
   private final RangeStats estimate; // the counts; the cost fields may still be zero (see stats())
   private final Verdict verdict;
   private final boolean forceBottommost;
@@ -29,13 +30,14 @@ public final class RangeAssessment {
    * @param forceBottommost compact with RocksDB's {@code kForce} (see {@link BottommostMode})
    */
   public RangeAssessment(KeyRange range, RangeStats stats, Verdict verdict, String why, boolean forceBottommost) {
-    this(range, stats, () -> stats, verdict, () -> why, forceBottommost);
+    this(range, range, stats, () -> stats, verdict, () -> why, forceBottommost);
   }
 
   /** With the cost and the words worked out on first use: {@code estimate} carries every count but the cost. */
-  RangeAssessment(KeyRange range, RangeStats estimate, Supplier<RangeStats> stats, Verdict verdict,
-      Supplier<String> why, boolean forceBottommost) {
+  RangeAssessment(KeyRange range, KeyRange probed, RangeStats estimate, Supplier<RangeStats> stats,
+      Verdict verdict, Supplier<String> why, boolean forceBottommost) {
     this.range = Objects.requireNonNull(range);
+    this.probed = Objects.requireNonNull(probed);
     this.estimate = Objects.requireNonNull(estimate);
     this.stats = once(stats);
     this.verdict = Objects.requireNonNull(verdict);
@@ -62,6 +64,20 @@ public final class RangeAssessment {
 
   public KeyRange range() {
     return range;
+  }
+
+  /**
+   * The range whose facts decide this assessment again: for a dead head ({@link KeyRange.Kind#isHead}) the range
+   * its probe read (a table, or a bucket), since the head itself ends wherever the first live key is at the time;
+   * for any other kind the range itself.
+   */
+  public KeyRange probed() {
+    return probed;
+  }
+
+  /** This assessment as a head found by probing {@code probedRange}. */
+  public RangeAssessment probedOver(KeyRange probedRange) {
+    return new RangeAssessment(range, probedRange, estimate, stats, verdict, why, forceBottommost);
   }
 
   /** Counts from the SST facts, with the cost of compacting the range. */
@@ -93,7 +109,7 @@ public final class RangeAssessment {
   }
 
   RangeAssessment with(Verdict newVerdict, String newWhy) {
-    return new RangeAssessment(range, estimate, stats, newVerdict, () -> newWhy, forceBottommost);
+    return new RangeAssessment(range, probed, estimate, stats, newVerdict, () -> newWhy, forceBottommost);
   }
 
   /** One line, e.g. {@code keyTable /v/b/ [/v/b/, /v/b0) tombstones=95000 ... planned: ...}. */
@@ -109,10 +125,10 @@ public final class RangeAssessment {
         verdict, why());
   }
 
-  /** Equal when range, stats, verdict, words and bottommost mode are equal. */
+  /** Equal when range, probed range, stats, verdict, words and bottommost mode are equal. */
   @Override
   public boolean equals(Object o) {
-    return o instanceof RangeAssessment a && range.equals(a.range) && stats().equals(a.stats())
+    return o instanceof RangeAssessment a && range.equals(a.range) && probed.equals(a.probed) && stats().equals(a.stats())
         && verdict == a.verdict && why().equals(a.why()) && forceBottommost == a.forceBottommost;
   }
 

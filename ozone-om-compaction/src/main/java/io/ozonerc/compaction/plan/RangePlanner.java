@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * key-name tables, {@code /volumeId/bucketId/} for the FSO tables, ending at the prefix's successor, never at the
  * next bucket's keys), plus one range per gap between buckets, where keys of deleted buckets are left behind.
  *
- * <h2>A plan in five steps</h2>
+ * <h2>A plan in six steps</h2>
  * <ol>
  *   <li><b>Partition</b> each table's key space into bucket and gap ranges; keep those some SST file overlaps.</li>
  *   <li><b>Split</b> a range whose overlapping files hold more than {@code maxCompactionEntries} entries at file
@@ -36,6 +36,12 @@ import java.util.function.Supplier;
  *       ({@link #denseSubRange}).</li>
  *   <li><b>Merge</b> neighbouring qualifying pieces of one table (no data between them) while the merged range's
  *       files stay under the cap: one compaction instead of several over the same files.</li>
+ *   <li><b>File sets</b>: RocksDB pays per file, not per range. Neighbouring pieces that fail the test on their own
+ *       but whose compactions would rewrite the same files (after the first, no file begins in any of them) are
+ *       judged together: one compaction of the joined span ({@link KeyRange.Kind#FILE_SET}) rewrites
+ *       those files once and removes the tombstones of all of them, so its benefit is their sum
+ *       ({@link #fileSets}). Thousands of buckets each with a few hundred deletes, all in files spanning every
+ *       bucket, are one compaction this way and none otherwise.</li>
  *   <li><b>Rank</b> by {@link RangeStats#score()} (dead keys x dead-key density) and keep the best that fit
  *       {@code rangesPerRun} and {@code maxBytesPerRun}; the first always fits, so an oversized range cannot
  *       starve.</li>
@@ -75,6 +81,15 @@ public final class RangePlanner {
    */
   public static CompactionPlan plan(List<SstFile> files, Map<String, List<KeyRange>> bucketsByTable,
       List<KeyRange> noProgress, PlannerSettings settings, PlanWork work) {
+    return plan(files, bucketsByTable, noProgress, settings, Budget.Spent.NONE, work);
+  }
+
+  /**
+   * Plans the rest of a round that already spent {@code spent} of its budget (on dead heads): ranges fit in what
+   * is left of {@code ranges.per.run} and {@code bytes.per.run}.
+   */
+  public static CompactionPlan plan(List<SstFile> files, Map<String, List<KeyRange>> bucketsByTable,
+      List<KeyRange> noProgress, PlannerSettings settings, Budget.Spent spent, PlanWork work) {
     List<RangeAssessment> candidates = new ArrayList<>();
     List<RangeAssessment> rejected = new ArrayList<>();
     Map<String, Double> worst = new TreeMap<>();
@@ -97,7 +112,7 @@ public final class RangePlanner {
           break;
         }
         for (KeyRange piece : split(range, t, settings.maxCompactionEntries())) {
-          if (piece.label().startsWith(NO_BUCKET)
+          if (range.kind() == KeyRange.Kind.GAP
               && Math.round(RangeStats.estimate(t, piece.begin(), piece.end()).entries()) == 0) {
             continue; // a gap that straddling files cross but that holds nothing by estimate
           }
@@ -105,7 +120,7 @@ public final class RangePlanner {
           if (a.verdict() == Verdict.BELOW_THRESHOLD) {
             a = denseSubRange(piece, t, settings).orElse(a);
           }
-          if (piece.label().startsWith(NO_BUCKET) && Math.round(a.estimate().entries()) == 0) {
+          if (range.kind() == KeyRange.Kind.GAP && Math.round(a.estimate().entries()) == 0) {
             continue; // a gap that straddling files cross but that holds nothing by estimate
           }
           worstRatio = Math.max(worstRatio, a.estimate().tombstoneRatio());
@@ -117,6 +132,10 @@ public final class RangePlanner {
       for (RangeAssessment a : merge(pieces, t, settings)) {
         (a.verdict() == Verdict.PLANNED ? candidates : rejected).add(a);
       }
+      for (RangeAssessment set : fileSets(pieces, t, settings)) {
+        RangeAssessment a = leaveOutNoProgress(set, noProgress);
+        (a.verdict() == Verdict.PLANNED ? candidates : rejected).add(a);
+      }
       if (stopped) {
         break tables;
       }
@@ -126,7 +145,7 @@ public final class RangePlanner {
         .thenComparing(a -> a.range().begin(), Keys::compare));
     List<RangeAssessment> planned = new ArrayList<>();
     List<RangeAssessment> notPlanned = new ArrayList<>();
-    Budget budget = new Budget(settings);
+    Budget budget = new Budget(settings, spent);
     for (RangeAssessment a : candidates) {
       RangeAssessment over = budget.take(a);
       if (over == null) {
@@ -165,7 +184,7 @@ public final class RangePlanner {
           return est.withCost(CompactionCost.estimate(t, range.begin(), range.end(), force));
         }
       });
-      return new RangeAssessment(range, est, stats, Verdict.BELOW_THRESHOLD,
+      return new RangeAssessment(range, range, est, stats, Verdict.BELOW_THRESHOLD,
           () -> why(stats.get(), s, ""), force);
     }
     RangeStats st = est.withCost(CompactionCost.estimate(t, range.begin(), range.end(), force));
@@ -226,7 +245,7 @@ public final class RangePlanner {
     if (Keys.compare(begin, range.begin()) == 0 && Keys.compareEnds(end, range.end()) == 0) {
       return java.util.Optional.empty(); // the dense files span the whole range: nothing new to assess
     }
-    RangeAssessment sub = assess(new KeyRange(range.table(), range.label() + " dense part", begin, end), t, s);
+    RangeAssessment sub = assess(new KeyRange(range.table(), KeyRange.Kind.DENSE_PART, range.label() + " dense part", begin, end), t, s);
     return sub.verdict() == Verdict.PLANNED
         ? java.util.Optional.of(sub.with(Verdict.PLANNED, sub.why() + "; the range as a whole is below threshold"))
         : java.util.Optional.empty();
@@ -243,15 +262,15 @@ public final class RangePlanner {
       byte[] begin = Keys.compare(b.begin(), cursor) < 0 ? cursor : b.begin(); // clip overlapping input
       // A gap no file begins or ends in holds nothing by estimate (TableFacts#straddledGap): most gaps of a big OM.
       if (Keys.compare(cursor, begin) < 0 && !t.straddledGap(cursor, begin)) {
-        all.add(new KeyRange(table, NO_BUCKET, cursor, begin));
+        all.add(new KeyRange(table, KeyRange.Kind.GAP, NO_BUCKET, cursor, begin));
       }
       if (b.end() == null || Keys.compare(begin, b.end()) < 0) {
-        all.add(new KeyRange(table, b.label(), begin, b.end()));
+        all.add(b.withBounds(begin, b.end()));
         cursor = b.end();
       }
     }
     if (cursor != null) {
-      all.add(new KeyRange(table, NO_BUCKET, cursor, null));
+      all.add(new KeyRange(table, KeyRange.Kind.GAP, NO_BUCKET, cursor, null));
     }
     return all.stream().filter(r -> t.anyOverlapping(r.begin(), r.end())).toList();
   }
@@ -315,7 +334,7 @@ public final class RangePlanner {
     }
     List<KeyRange> out = new ArrayList<>();
     for (int i = 0; i < chunks.size(); i++) {
-      out.add(new KeyRange(range.table(), range.label() + " part " + (i + 1) + "/" + chunks.size(),
+      out.add(new KeyRange(range.table(), KeyRange.Kind.SPLIT_PART, range.label() + " part " + (i + 1) + "/" + chunks.size(),
           chunks.get(i)[0], chunks.get(i)[1]));
     }
     return out;
@@ -334,7 +353,7 @@ public final class RangePlanner {
     int merged = 1;
     for (RangeAssessment a : pieces) {
       if (run != null && run.verdict() == Verdict.PLANNED && a.verdict() == Verdict.PLANNED) {
-        KeyRange joined = new KeyRange(run.range().table(), run.range().label() + " + " + a.range().label(),
+        KeyRange joined = new KeyRange(run.range().table(), KeyRange.Kind.MERGED, run.range().label() + " + " + a.range().label(),
             run.range().begin(), a.range().end());
         RangeAssessment candidate = assess(joined, t, s);
         if (candidate.verdict() == Verdict.PLANNED && candidate.stats().fileEntries() <= s.maxCompactionEntries()) {
@@ -353,6 +372,56 @@ public final class RangePlanner {
       out.add(merged > 1 ? run.with(run.verdict(), run.why() + "; merged " + merged + " ranges") : run);
     }
     return out;
+  }
+
+  /**
+   * Step 5: runs of neighbouring pieces that fail the test alone and whose compactions rewrite the same files,
+   * judged as one compaction of their joined span. A run starts at any piece below the thresholds with
+   * tombstones and grows while no file (any level) begins between the end of the run and the end of the next
+   * piece: every file that piece overlaps then began before the run's first piece ended, so it overlaps that
+   * piece too, and the joined compaction rewrites no file the first piece's would not. A run of two or more pieces whose joined span passes the test is planned; its cost may pass
+   * {@code max.compaction.entries}, as for a range inside one file above the cap, since no cut makes the shared
+   * files smaller. Left out when the span overlaps a no-progress range ({@link #leaveOutNoProgress} runs on it).
+   */
+  static List<RangeAssessment> fileSets(List<RangeAssessment> pieces, TableFacts t, PlannerSettings s) {
+    List<RangeAssessment> out = new ArrayList<>();
+    int start = -1;
+    for (int i = 0; i <= pieces.size(); i++) {
+      RangeAssessment a = i < pieces.size() ? pieces.get(i) : null;
+      boolean member = a != null && a.verdict() == Verdict.BELOW_THRESHOLD && a.estimate().tombstones() > 0;
+      if (member && start >= 0) {
+        byte[] runEnd = pieces.get(i - 1).range().end();
+        if (runEnd != null && Keys.compare(runEnd, a.range().begin()) <= 0
+            && !t.anyFileBeginsIn(runEnd, a.range().end())) {
+          continue; // the run grows
+        }
+      }
+      if (start >= 0 && i - start >= 2) {
+        RangeAssessment set = fileSet(pieces.subList(start, i), t, s);
+        if (set != null) {
+          out.add(set);
+        }
+      }
+      start = member ? i : -1;
+    }
+    return out;
+  }
+
+  private static RangeAssessment fileSet(List<RangeAssessment> run, TableFacts t, PlannerSettings s) {
+    double tombstones = 0;
+    for (RangeAssessment a : run) {
+      tombstones += a.estimate().tombstones();
+    }
+    if (Math.round(tombstones) < s.minTombstones()) {
+      return null; // the sum cannot pass either: no need to assess the span
+    }
+    KeyRange first = run.get(0).range();
+    KeyRange last = run.get(run.size() - 1).range();
+    KeyRange span = new KeyRange(first.table(), KeyRange.Kind.FILE_SET, first.label() + " .. " + last.label()
+        + " (" + run.size() + " ranges)", first.begin(), last.end());
+    RangeAssessment a = assess(span, t, s);
+    return a.verdict() != Verdict.PLANNED ? null : a.with(Verdict.PLANNED, a.why() + "; " + run.size()
+        + " ranges below the thresholds alone whose compactions rewrite the same files");
   }
 
   private static RangeAssessment leaveOutNoProgress(RangeAssessment a, List<KeyRange> noProgress) {

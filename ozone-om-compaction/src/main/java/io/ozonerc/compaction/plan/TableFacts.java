@@ -51,6 +51,9 @@ public final class TableFacts {
   // Every file's smallest and largest key, all levels, sorted: whether a range holds a file boundary.
   private final byte[][] fileBounds;
   private int boundHint;
+  // Every file's smallest key, all levels, sorted: whether a file begins inside a range.
+  private final byte[][] fileStarts;
+  private int startHint;
   private byte[] straddleBegin;
   private byte[] straddleEnd;
   private int straddle;
@@ -114,6 +117,7 @@ public final class TableFacts {
     this.l0Points = points.toArray(new byte[0][]);
     this.fileBounds = files.stream().flatMap(f -> java.util.stream.Stream.of(f.smallestKey(), f.largestKey()))
         .sorted(Keys::compare).toArray(byte[][]::new);
+    this.fileStarts = files.stream().map(SstFile::smallestKey).sorted(Keys::compare).toArray(byte[][]::new);
     int stretches = l0Points.length + 1;
     this.l0Covering = new int[stretches][];
     this.l0CoveringIn = new boolean[stretches][];
@@ -236,6 +240,16 @@ public final class TableFacts {
       straddle = inside ? -1 : boundHint;
     }
     return straddle;
+  }
+
+  /**
+   * Whether any file of any level begins inside [begin, end): when none does, every file overlapping the range
+   * began before it, so a compaction that already reached {@code begin} rewrites no other file for it
+   * ({@link RangePlanner#fileSets}). Asked in key order, a step or two from the last answer.
+   */
+  boolean anyFileBeginsIn(byte[] begin, byte[] end) {
+    startHint = LevelFiles.search(fileStarts.length, j -> Keys.compare(fileStarts[j], begin) >= 0, startHint, work);
+    return startHint < fileStarts.length && (end == null || Keys.compare(fileStarts[startHint], end) < 0);
   }
 
   /**

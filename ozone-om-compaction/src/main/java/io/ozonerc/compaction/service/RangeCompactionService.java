@@ -9,7 +9,6 @@ import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.PlannerSettings;
 import io.ozonerc.compaction.plan.RangeAssessment;
 import io.ozonerc.compaction.plan.Verdict;
-import io.ozonerc.compaction.service.RangeCompactor.RoundSettings;
 import io.ozonerc.compaction.service.RoundResult.Compacted;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
 import java.io.IOException;
@@ -478,7 +477,7 @@ public class RangeCompactionService extends BackgroundService {
   }
 
   /** Turns what the compactor reports into metrics and history as it happens. */
-  private final class Counting implements RangeCompactor.Listener {
+  private final class Counting implements RoundListener {
     @Override
     public void flushed(MemtableFacts memtable) {
       metrics.memtableFlushes.incr();

@@ -91,7 +91,7 @@ class HaRangeCompactionTest {
     for (OzoneManager om : SERVICES.keySet()) {
       flush(om);
     }
-    KeyRange range = KeyRange.ofPrefix("keyTable", "/havol/bkt/");
+    KeyRange range = KeyRange.bucket("keyTable", "/havol/bkt/");
     OzoneManager leader = cluster.getOMLeader();
 
     GenericTestUtils.waitFor(() -> SERVICES.keySet().stream().filter(om -> om != leader)

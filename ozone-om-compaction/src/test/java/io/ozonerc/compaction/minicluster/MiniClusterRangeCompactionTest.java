@@ -97,7 +97,7 @@ class MiniClusterRangeCompactionTest {
     }
     long compactedBefore = service.getMetrics().getRangesCompacted();
     flush(om);
-    KeyRange range = KeyRange.ofPrefix("keyTable", "/vol1/obs/");
+    KeyRange range = KeyRange.bucket("keyTable", "/vol1/obs/");
 
     GenericTestUtils.waitFor(() -> {
       try {
@@ -155,8 +155,8 @@ class MiniClusterRangeCompactionTest {
     OmBucketInfo info = om.getBucketInfo("vol2", "fso");
     long volumeId = om.getMetadataManager().getVolumeId("vol2");
     String prefix = "/" + volumeId + "/" + info.getObjectID() + "/";
-    KeyRange files = KeyRange.ofPrefix("fileTable", prefix);
-    KeyRange directories = KeyRange.ofPrefix("directoryTable", prefix);
+    KeyRange files = KeyRange.bucket("fileTable", prefix);
+    KeyRange directories = KeyRange.bucket("directoryTable", prefix);
 
     b.deleteDirectory("tree", true);
     // The OM's DirectoryDeletingService purges the tree in the background: wait until no file of it is left.

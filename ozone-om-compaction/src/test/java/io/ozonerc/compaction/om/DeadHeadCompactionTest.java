@@ -16,6 +16,8 @@ import io.ozonerc.compaction.plan.RangePlanner;
 import io.ozonerc.compaction.plan.SstFile;
 import io.ozonerc.compaction.plan.Verdict;
 import io.ozonerc.compaction.service.RangeCompactor;
+import io.ozonerc.compaction.service.RoundListener;
+import io.ozonerc.compaction.service.RoundSettings;
 import io.ozonerc.compaction.service.RoundResult;
 import io.ozonerc.compaction.testing.OmTestStore;
 import java.nio.file.Path;
@@ -148,7 +150,7 @@ class DeadHeadCompactionTest {
     try (OmTestStore s = OmTestStore.open(dir)) {
       OmCompactionStore store = new OmCompactionStore(s.metadata());
       int head = s.hotQueueAmongColdBuckets(200, 30, 2_000);
-      KeyRange hot = KeyRange.ofPrefix(KEYS, "/v/hot/");
+      KeyRange hot = KeyRange.bucket(KEYS, "/v/hot/");
       long before = s.skipsForSeek(KEYS, "/v/hot/");
       List<SstFile> files = store.liveFiles(Set.of(KEYS));
       RangeAssessment shared = RangePlanner.assess(hot, files,
@@ -196,13 +198,13 @@ class DeadHeadCompactionTest {
       long skipsBefore = s.skipsForSeek(KEYS, "/v/q/");
 
       List<RoundResult.Compacted> seen = new java.util.ArrayList<>();
-      RangeCompactor compactor = new RangeCompactor(store, System::nanoTime, new RangeCompactor.Listener() {
+      RangeCompactor compactor = new RangeCompactor(store, System::nanoTime, new RoundListener() {
         @Override
         public void compacted(RoundResult.Compacted c) {
           seen.add(c);
         }
       });
-      RoundResult r = compactor.run(RangeCompactor.RoundSettings.of(DEFAULTS, DEFAULTS.plannerSettings()),
+      RoundResult r = compactor.run(RoundSettings.of(DEFAULTS, DEFAULTS.plannerSettings()),
           () -> false);
       r.describe().forEach(l -> LOG.info("round: {}", l));
       assertEquals(List.of(), r.compacted().stream().filter(c -> c.head() == null).toList(),
@@ -286,7 +288,7 @@ class DeadHeadCompactionTest {
       s.deleteKeys("v", "hot", head, head + 2_000); // the next head, in the memtable only
       assertTrue(s.filesOverlapping(KEYS, new byte[0], null).stream().noneMatch(f -> f.level() == 0),
           "no level-0 file");
-      KeyRange hot = KeyRange.ofPrefix(KEYS, "/v/hot/");
+      KeyRange hot = KeyRange.bucket(KEYS, "/v/hot/");
       HeadFacts probed = store.probeHeads(KEYS, List.of(hot), store.liveFiles(Set.of(KEYS))).get(0);
       assertTrue(probed.memDead() > 0 && probed.memOutside() > 0, "head in the memtable, cold writes beside it: "
           + probed);
@@ -337,18 +339,18 @@ class DeadHeadCompactionTest {
     conf.set("ozone.om.range.compaction.min.tombstones", "1000000000");
     conf.set("ozone.om.range.compaction.memtable.flush", "false");
     RangeCompactionConfig c = RangeCompactionConfig.from(conf);
-    RangeCompactor compactor = new RangeCompactor(store, System::nanoTime, new RangeCompactor.Listener() {
+    RangeCompactor compactor = new RangeCompactor(store, System::nanoTime, new RoundListener() {
       @Override
       public void headsPlanned(CompactionPlan plan) {
         heads.add(plan);
       }
     });
-    return compactor.run(RangeCompactor.RoundSettings.of(c, c.plannerSettings()), () -> false);
+    return compactor.run(RoundSettings.of(c, c.plannerSettings()), () -> false);
   }
 
   /** Deletions RocksDB reports for the live files overlapping a bucket prefix (counted whole). */
   private static long deletionsIn(OmTestStore s, String prefix) throws Exception {
-    KeyRange r = KeyRange.ofPrefix(KEYS, prefix);
+    KeyRange r = KeyRange.bucket(KEYS, prefix);
     long sum = 0;
     for (LiveFileMetaData f : s.filesOverlapping(KEYS, r.begin(), r.end())) {
       sum += f.numDeletions();

@@ -19,8 +19,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class HeadPaceTest {
   private static final long MS = 1_000_000L;
   private static final HeadPace.Bounds DEFAULTS = new HeadPace.Bounds(2_000, 1_000 * MS, 30_000 * MS);
-  private static final KeyRange Q = KeyRange.ofPrefix("keyTable", "/v/q/");
-  private static final KeyRange R = KeyRange.ofPrefix("keyTable", "/v/r/");
+  private static final KeyRange Q = KeyRange.bucket("keyTable", "/v/q/");
+  private static final KeyRange R = KeyRange.bucket("keyTable", "/v/r/");
 
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', value = {

@@ -90,9 +90,9 @@ class HeadPlannerFixtureTest {
       switch (w[0]) {
         case "#" -> { }
         case "sst" -> files.add(PlannerFixtures.sst(w, files.size()));
-        case "bucket" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>()).add(KeyRange.ofPrefix(w[1], w[2]));
+        case "bucket" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>()).add(KeyRange.bucket(w[1], w[2]));
         case "mem" -> memDeletes.put(w[1], PlannerFixtures.count(kv.get("deletes")));
-        case "hot" -> hot.add(KeyRange.ofPrefix(w[1], w[2]));
+        case "hot" -> hot.add(KeyRange.bucket(w[1], w[2]));
         case "head" -> heads.add(head(w, PlannerFixtures.keyValues(w, 3)));
         case "probes" -> {
           String table = kv.get("table");
@@ -133,7 +133,7 @@ class HeadPlannerFixtureTest {
   }
 
   private static HeadFacts head(String[] w, Map<String, String> kv) {
-    KeyRange range = w[2].equals("(table)") ? HeadFacts.tableRange(w[1]) : KeyRange.ofPrefix(w[1], w[2]);
+    KeyRange range = w[2].equals("(table)") ? HeadFacts.tableRange(w[1]) : KeyRange.bucket(w[1], w[2]);
     return new HeadFacts(range, kv.containsKey("first") ? Keys.parse(kv.get("first")) : null,
         PlannerFixtures.count(kv.get("dead")), PlannerFixtures.size(kv.getOrDefault("bytes", "0")),
         kv.containsKey("truncated"), PlannerFixtures.count(kv.getOrDefault("mem-dead", "0")),

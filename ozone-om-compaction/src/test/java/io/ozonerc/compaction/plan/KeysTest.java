@@ -58,7 +58,7 @@ class KeysTest {
       "/vol/b/\\xFF\\xFF, true",
   })
   void bucketRangeHoldsExactlyTheBucketsKeys(String key, boolean inside) {
-    KeyRange r = KeyRange.ofPrefix("keyTable", "/vol/b/");
+    KeyRange r = KeyRange.bucket("keyTable", "/vol/b/");
     byte[] k = Keys.parse(key);
     assertEquals(inside, Keys.overlaps(k, k, r.begin(), r.end()));
   }

@@ -61,7 +61,7 @@ class PlannerComplexityTest {
   private static Map<String, List<KeyRange>> buckets(int n) {
     List<KeyRange> out = new ArrayList<>();
     for (int b = 0; b < n; b++) {
-      out.add(KeyRange.ofPrefix("keyTable", String.format("/v/b%07d/", b)));
+      out.add(KeyRange.bucket("keyTable", String.format("/v/b%07d/", b)));
     }
     return Map.of("keyTable", out);
   }

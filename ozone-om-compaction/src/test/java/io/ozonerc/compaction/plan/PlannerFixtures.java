@@ -55,10 +55,10 @@ final class PlannerFixtures {
         switch (w[0]) {
           case "#" -> about.append(line.substring(1).trim()).append(' ');
           case "sst" -> files.add(sst(w, files.size()));
-          case "bucket" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>()).add(KeyRange.ofPrefix(w[1], w[2]));
+          case "bucket" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>()).add(KeyRange.bucket(w[1], w[2]));
           case "table" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>());
           case "noprogress" ->
-              noProgress.add(new KeyRange(w[1], "no progress", Keys.parse(w[2]), Keys.parse(w[3])));
+              noProgress.add(new KeyRange(w[1], KeyRange.Kind.BUCKET, "no progress", Keys.parse(w[2]), Keys.parse(w[3])));
           case "plan" -> settings = settings(w);
           default -> throw new IllegalArgumentException(path + ":" + (i + 1) + ": unknown directive " + w[0]);
         }

@@ -13,8 +13,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * and /v/b2/ (keys given without the volume) and asks about the gap between them.
  */
 class StraddledGapTest {
-  private static final KeyRange B1 = KeyRange.ofPrefix("t", "/v/b1/");
-  private static final KeyRange B2 = KeyRange.ofPrefix("t", "/v/b2/");
+  private static final KeyRange B1 = KeyRange.bucket("t", "/v/b1/");
+  private static final KeyRange B2 = KeyRange.bucket("t", "/v/b2/");
 
   @ParameterizedTest(name = "file [{0}, {1}]: straddled gap = {2}")
   @CsvSource({
@@ -48,7 +48,7 @@ class StraddledGapTest {
 
   @Test
   void overlappingBucketsAreNeverShortcut() {
-    KeyRange wide = new KeyRange("t", "wide", Keys.utf8("/v/b1/"), Keys.utf8("/v/b1/z"));
+    KeyRange wide = new KeyRange("t", KeyRange.Kind.BUCKET, "wide", Keys.utf8("/v/b1/"), Keys.utf8("/v/b1/z"));
     TableFacts t = TableFacts.of(List.of(file("/v/a", "/v/c")), List.of(B1, wide, B2));
     assertEquals(false, t.straddledGap(B1.end(), B2.begin()));
   }

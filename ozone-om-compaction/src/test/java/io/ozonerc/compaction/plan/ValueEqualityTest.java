@@ -15,17 +15,18 @@ class ValueEqualityTest {
 
   @Test
   void keyRangesWithEqualBoundsAreEqual() {
-    KeyRange a = KeyRange.ofPrefix("keyTable", "/v/b/");
-    KeyRange b = KeyRange.ofPrefix("keyTable", "/v/b/"); // fresh arrays
+    KeyRange a = KeyRange.bucket("keyTable", "/v/b/");
+    KeyRange b = KeyRange.bucket("keyTable", "/v/b/"); // fresh arrays
     assertEquals(a, b);
     assertEquals(a.hashCode(), b.hashCode());
     assertEquals(Set.of(a), new HashSet<>(Set.of(b)));
-    assertEquals(new KeyRange("keyTable", "x", Keys.utf8("/a"), null),
-        new KeyRange("keyTable", "x", Keys.utf8("/a"), null));
-    assertNotEquals(a, KeyRange.ofPrefix("keyTable", "/v/c/"));
-    assertNotEquals(a, KeyRange.ofPrefix("fileTable", "/v/b/"));
-    assertNotEquals(a, new KeyRange("keyTable", "/v/b/", Keys.utf8("/v/b/"), null));
-    assertNotEquals(a, new KeyRange("keyTable", "other label", a.begin(), a.end()));
+    assertEquals(new KeyRange("keyTable", KeyRange.Kind.GAP, "x", Keys.utf8("/a"), null),
+        new KeyRange("keyTable", KeyRange.Kind.GAP, "x", Keys.utf8("/a"), null));
+    assertNotEquals(a, KeyRange.bucket("keyTable", "/v/c/"));
+    assertNotEquals(a, KeyRange.bucket("fileTable", "/v/b/"));
+    assertNotEquals(a, new KeyRange("keyTable", KeyRange.Kind.BUCKET, "/v/b/", Keys.utf8("/v/b/"), null));
+    assertNotEquals(a, new KeyRange("keyTable", KeyRange.Kind.BUCKET, "other label", a.begin(), a.end()));
+    assertNotEquals(a, a.asHead(), "a bucket and its head over the same bounds are different ranges");
   }
 
   @Test

@@ -51,7 +51,7 @@ class CompactionCostStoreTest {
       store.deleteKeys(VOL, HOT, 0, 3 * PER_ROUND);
       putRound(store, 100, BUCKETS, 6);
       awaitNoCompaction(store.db());
-      KeyRange hot = KeyRange.ofPrefix(TABLE, "/" + VOL + "/" + HOT + "/");
+      KeyRange hot = KeyRange.bucket(TABLE, "/" + VOL + "/" + HOT + "/");
       List<SstFile> before = RocksFacts.liveFiles(store.db(), Set.of(TABLE));
       TableFacts facts = TableFacts.of(before, buckets);
       CompactionCost cost = CompactionCost.estimate(facts, hot.begin(), hot.end(), false);
@@ -90,7 +90,7 @@ class CompactionCostStoreTest {
       List<KeyRange> buckets = bucketsCompactedOutOfLevel0(store);
       String fresh = "b999"; // after every cold bucket: no file below level 0 spans it
       store.addBucket(VOL, -100, fresh, -999, BucketLayout.OBJECT_STORE);
-      KeyRange hot = KeyRange.ofPrefix(TABLE, "/" + VOL + "/" + fresh + "/");
+      KeyRange hot = KeyRange.bucket(TABLE, "/" + VOL + "/" + fresh + "/");
       buckets.add(hot);
       store.putKeys(VOL, fresh, 0, 2 * PER_ROUND);
       store.deleteKeys(VOL, fresh, 0, PER_ROUND);
@@ -125,7 +125,7 @@ class CompactionCostStoreTest {
     List<KeyRange> buckets = new ArrayList<>();
     for (int b = 0; b < BUCKETS; b++) {
       store.addBucket(VOL, -100, bucket(b), -1000 - b, BucketLayout.OBJECT_STORE);
-      buckets.add(KeyRange.ofPrefix(TABLE, "/" + VOL + "/" + bucket(b) + "/"));
+      buckets.add(KeyRange.bucket(TABLE, "/" + VOL + "/" + bucket(b) + "/"));
     }
     for (int round = 0; round < 4; round++) {
       putRound(store, 0, BUCKETS, round);

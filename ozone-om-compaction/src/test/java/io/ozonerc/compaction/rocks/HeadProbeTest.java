@@ -64,7 +64,7 @@ class HeadProbeTest {
       s.flush();
       s.deleteKeys("v", "q", 0, 20_000);
       s.flush();
-      HeadFacts h = probe(s, KeyRange.ofPrefix(KEYS, "/v/q/"));
+      HeadFacts h = probe(s, KeyRange.bucket(KEYS, "/v/q/"));
       long skips = s.skipsForSeek(KEYS, "/v/q/");
       record("queue head, flushed", s, h, skips);
       assertArrayEquals(Keys.utf8("/v/q/" + OmTestStore.keyName(20_000)), h.firstLive());
@@ -80,7 +80,7 @@ class HeadProbeTest {
       s.putKeys("v", "q", 0, 30_000);
       s.flush();
       s.deleteKeys("v", "q", 0, 10_000); // not flushed
-      HeadFacts h = probe(s, KeyRange.ofPrefix(KEYS, "/v/q/"));
+      HeadFacts h = probe(s, KeyRange.bucket(KEYS, "/v/q/"));
       long skips = s.skipsForSeek(KEYS, "/v/q/");
       record("queue head, deletes in memtable", s, h, skips);
       assertTrue(skips >= 19_000, "skips " + skips);
@@ -104,12 +104,12 @@ class HeadProbeTest {
       assertArrayEquals(Keys.utf8("/v/b/" + OmTestStore.keyName(0)), table.firstLive());
       assertWithin(table.deadEntries(), tableSkips, 0.25);
 
-      HeadFacts a = probe(s, KeyRange.ofPrefix(KEYS, "/v/a/"));
+      HeadFacts a = probe(s, KeyRange.bucket(KEYS, "/v/a/"));
       assertNull(a.firstLive(), "bucket a has no live key; the upper bound stops the seek at its end");
       assertArrayEquals(Keys.utf8("/v/a0"), a.deadSpan().end(), "the dead span is the whole bucket");
       assertWithin(a.deadEntries(), tableSkips, 0.25);
 
-      HeadFacts b = probe(s, KeyRange.ofPrefix(KEYS, "/v/b/"));
+      HeadFacts b = probe(s, KeyRange.bucket(KEYS, "/v/b/"));
       assertArrayEquals(Keys.utf8("/v/b/" + OmTestStore.keyName(0)), b.firstLive());
       assertEquals(0, b.deadEntries(), "bucket b starts with a live key");
     }
@@ -121,7 +121,7 @@ class HeadProbeTest {
     try (OmTestStore s = OmTestStore.open(dir)) {
       int cold = 200;
       int head = s.hotQueueAmongColdBuckets(cold, 30, 2_000);
-      HeadFacts h = probe(s, KeyRange.ofPrefix(KEYS, "/v/hot/"));
+      HeadFacts h = probe(s, KeyRange.bucket(KEYS, "/v/hot/"));
       long skips = s.skipsForSeek(KEYS, "/v/hot/");
       record("hot queue among " + cold + " cold buckets", s, h, skips);
       assertArrayEquals(Keys.utf8("/v/hot/" + OmTestStore.keyName(head)), h.firstLive());
@@ -141,7 +141,7 @@ class HeadProbeTest {
     try (OmTestStore s = queueInSstBesideBucketA()) {
       s.putKeys("v", "a", 0, 50_000);
       s.deleteKeys("v", "q", 0, deletes);
-      HeadFacts h = probe(s, KeyRange.ofPrefix(KEYS, "/v/q/"));
+      HeadFacts h = probe(s, KeyRange.bucket(KEYS, "/v/q/"));
       LOG.info("{} deletes in the memtable: probe memDead {}, memOutside {}", deletes, h.memDead(), h.memOutside());
       assertArrayEquals(Keys.utf8("/v/q/" + OmTestStore.keyName(deletes)), h.firstLive());
       assertTrue(h.memDead() >= 1, "the memtable holds part of the head: " + h);
@@ -155,7 +155,7 @@ class HeadProbeTest {
       s.deleteKeys("v", "q", 0, 2_000);
       s.flush();
       s.putKeys("v", "a", 0, 50_000); // the memtable holds only the other bucket
-      HeadFacts h = probe(s, KeyRange.ofPrefix(KEYS, "/v/q/"));
+      HeadFacts h = probe(s, KeyRange.bucket(KEYS, "/v/q/"));
       assertEquals(0, h.memDead(), "nothing of the head in the memtable: " + h);
       assertEquals(0, h.memOutside(), "measured only for a head in the memtable: " + h);
       assertTrue(h.deadEntries() > 0, "a dead head in SST: " + h);

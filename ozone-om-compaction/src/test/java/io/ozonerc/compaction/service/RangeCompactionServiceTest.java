@@ -101,7 +101,7 @@ class RangeCompactionServiceTest {
   }
 
   static KeyRange bucket(String name) {
-    return KeyRange.ofPrefix("keyTable", "/" + VOL + "/" + name + "/");
+    return KeyRange.bucket("keyTable", "/" + VOL + "/" + name + "/");
   }
 
   long deletionsIn(KeyRange r) throws IOException {

@@ -59,7 +59,7 @@ class RoundVerificationTest {
   }
 
   static KeyRange bucket(String name) {
-    return KeyRange.ofPrefix("keyTable", "/" + VOL + "/" + name + "/");
+    return KeyRange.bucket("keyTable", "/" + VOL + "/" + name + "/");
   }
 
   /** A queue: {@code puts} keys written and the oldest {@code deletes} deleted, all in one flush. */
@@ -152,8 +152,8 @@ class RoundVerificationTest {
         "ozone.om.range.compaction.dead.head.min.keys", "2000",
         "ozone.om.range.compaction.min.tombstones", "1000000000")); // only the head can act
     RangeCompactor compactor = new RangeCompactor(stopsWritesAfterACompaction(writesStopped), System::nanoTime,
-        new RangeCompactor.Listener() { });
-    RangeCompactor.RoundSettings settings = RangeCompactor.RoundSettings.of(c, c.plannerSettings());
+        new RoundListener() { });
+    RoundSettings settings = RoundSettings.of(c, c.plannerSettings());
 
     RoundResult first = compactor.run(settings, () -> false);
     assertEquals(Outcome.PRESSURE, first.outcome(), first.describe().toString());

@@ -39,6 +39,16 @@ public final class SiteConfJvm {
     return confDir;
   }
 
+  /**
+   * The site file read in this JVM, as an added resource after Ozone's defaults (where the OM finds it on its
+   * class path): for tests that run a round or a service in-process on an operator's settings.
+   */
+  public org.apache.hadoop.hdds.conf.OzoneConfiguration load() {
+    org.apache.hadoop.hdds.conf.OzoneConfiguration conf = new org.apache.hadoop.hdds.conf.OzoneConfiguration();
+    conf.addResource(new org.apache.hadoop.fs.Path(confDir.resolve("ozone-site.xml").toUri()));
+    return conf;
+  }
+
   /** Exit status and everything the JVM printed (stdout, then stderr). */
   public record Result(int status, String out, String err) {
     @Override

@@ -1,0 +1,25 @@
+package io.ozonerc.compaction.service;
+
+import io.ozonerc.compaction.plan.CompactionPlan;
+import io.ozonerc.compaction.plan.HeadFacts;
+import io.ozonerc.compaction.plan.MemtableFacts;
+import io.ozonerc.compaction.plan.RangeAssessment;
+import io.ozonerc.compaction.service.RoundResult.Compacted;
+import java.util.List;
+
+/** What a caller hears while a round runs (the service turns it into metrics and history). No-ops by default. */
+public interface RoundListener {
+  default void flushed(MemtableFacts memtable) { }
+
+  default void planned(CompactionPlan plan) { }
+
+  /** What each head of a pass was found to be, by a seek or from a skip hint. */
+  default void headsProbed(List<HeadFacts> probed) { }
+
+  /** The dead heads a pass probed: those planned, and those left with the reason ({@code notPlanned}). */
+  default void headsPlanned(CompactionPlan plan) { }
+
+  default void compacted(Compacted compaction) { }
+
+  default void skipped(RangeAssessment recheck) { }
+}
