@@ -1,5 +1,6 @@
 package io.ozonerc.compaction.service;
 
+import io.ozonerc.compaction.plan.KeyRange;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -21,13 +22,15 @@ import org.apache.hadoop.metrics2.lib.MutableRate;
  * Every metric of the range compaction service, as one Hadoop metrics2 source. Through the OM's metrics system
  * these reach JMX and the {@code /prom} endpoint, where Ozone's sink names them
  * {@code range_compaction_<metric>} (e.g. {@code range_compaction_compaction_time_ms}) and the per-table ones
- * {@code range_compaction_table_<metric>{table="keyTable"}}. Names carry their unit; counts are plain. Counters
+ * {@code range_compaction_table_<metric>{table="keyTable"}}, and the per-kind ones
+ * {@code range_compaction_kind_<metric>{kind="file-set"}}. Names carry their unit; counts are plain. Counters
  * only grow, so Prometheus {@code rate()} applies: {@code rate(compaction_time_ms)} is the share of time spent
  * compacting (ms per second), and divided by {@code rate(ranges_compacted)} the mean time of one compaction.
  */
 public final class RangeCompactionMetrics implements MetricsSource {
   public static final String SOURCE_NAME = "RangeCompaction";
   static final String TABLE_RECORD = "RangeCompactionTable";
+  static final String KIND_RECORD = "RangeCompactionKind";
   private static final AtomicInteger INSTANCES = new AtomicInteger();
 
   private final MetricsRegistry registry = new MetricsRegistry(SOURCE_NAME);
@@ -93,6 +96,8 @@ public final class RangeCompactionMetrics implements MetricsSource {
   private final Map<String, Double> worstRatio = new ConcurrentHashMap<>();
   /** Per table: {compactions, tombstones removed}, counters. */
   private final Map<String, long[]> perTable = new ConcurrentHashMap<>();
+  /** Per kind of range compacted ({@link KeyRange.Kind}): {compactions, compacted bytes}, counters. */
+  private final Map<KeyRange.Kind, long[]> perKind = new ConcurrentHashMap<>();
   private String registeredAs;
 
   /** Registers with the default metrics system; a second service in one JVM (mini clusters) gets a suffix. */
@@ -144,6 +149,11 @@ public final class RangeCompactionMetrics implements MetricsSource {
       t[0]++;
       t[1] += c.tombstonesRemoved();
     }
+    long[] k = perKind.computeIfAbsent(c.before().range().kind(), x -> new long[2]);
+    synchronized (k) {
+      k[0]++;
+      k[1] += c.bytesCompacted();
+    }
   }
 
   @Override
@@ -165,16 +175,34 @@ public final class RangeCompactionMetrics implements MetricsSource {
       t.addCounter(Interns.info("TombstonesRemoved", "Tombstones removed from this table's compacted ranges"),
           counts[1]);
     }
+    for (KeyRange.Kind kind : KeyRange.Kind.values()) {
+      long[] counts = countsOf(perKind.get(kind));
+      if (counts[0] > 0) {
+        collector.addRecord(KIND_RECORD).setContext("ozone")
+            .tag(Interns.info("Kind", "What the compacted range was: bucket, gap, bucket-head, file-set, ..."),
+                kind.toString())
+            .addCounter(Interns.info("Compactions", "Compactions of ranges of this kind"), counts[0])
+            .addCounter(Interns.info("CompactedBytes", "SST bytes handed to compactions of this kind"), counts[1]);
+      }
+    }
+  }
+
+  /** Compactions and compacted bytes so far of ranges of one kind. */
+  public long[] kindCounts(KeyRange.Kind kind) {
+    return countsOf(perKind.get(kind));
+  }
+
+  private static long[] countsOf(long[] counts) {
+    if (counts == null) {
+      return new long[2];
+    }
+    synchronized (counts) {
+      return counts.clone();
+    }
   }
 
   private long[] tableCounts(String table) {
-    long[] t = perTable.get(table);
-    if (t == null) {
-      return new long[2];
-    }
-    synchronized (t) {
-      return t.clone();
-    }
+    return countsOf(perTable.get(table));
   }
 
   public long getRoundsRun() {

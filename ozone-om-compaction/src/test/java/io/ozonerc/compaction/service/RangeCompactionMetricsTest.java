@@ -59,8 +59,12 @@ class RangeCompactionMetricsTest {
     m.recordCompaction(compaction("keyTable", 500, 0, 100, false));
     m.recordCompaction(compaction("openKeyTable", 9000, 0, 50, false));
     RoundResult.Compacted head = compaction("keyTable", 0, 0, 20, false);
-    m.recordCompaction(new RoundResult.Compacted(head.before(), null, head.after(), 20,
-        new RoundResult.HeadDrop(12_000, 4)));
+    KeyRange span = head.before().range().asHead();
+    RoundResult.Compacted headCompacted = new RoundResult.Compacted(
+        new RangeAssessment(span, head.before().stats(), Verdict.PLANNED, "", false), null,
+        new RangeAssessment(span, head.after().stats(), Verdict.BELOW_THRESHOLD, "", false), 20,
+        new RoundResult.HeadDrop(12_000, 4));
+    m.recordCompaction(headCompacted);
     m.rangesSkippedNoProgress.incr(2);
     m.lastRoundEndTimeMs.set(1_700_000_000_123L);
     m.backoffActive.set(1);
@@ -89,6 +93,12 @@ class RangeCompactionMetricsTest {
     assertValue(prom, "range_compaction_table_compactions{", "table=\"openKeyTable\"", " 1");
     assertValue(prom, "range_compaction_table_tombstones_removed{", "table=\"openKeyTable\"", " 9000");
     assertValue(prom, "range_compaction_table_compactions{", "table=\"fileTable\"", " 0");
+    // Counted by the kind of range compacted, too.
+    assertValue(prom, "range_compaction_kind_compactions{", "kind=\"bucket\"", " 3");
+    assertValue(prom, "range_compaction_kind_compactions{", "kind=\"bucket-head\"", " 1");
+    assertValue(prom, "range_compaction_kind_compacted_bytes{", "kind=\"bucket-head\"",
+        " " + headCompacted.bytesCompacted());
+    assertFalse(prom.contains("kind=\"file-set\""), "no record for a kind never compacted");
   }
 
   private static void assertValue(String prom, String start, String contains, String end) {
@@ -99,7 +109,7 @@ class RangeCompactionMetricsTest {
   /** A compaction of {@code table} that removed {@code removed} of {@code removed + left} tombstones. */
   private static RoundResult.Compacted compaction(String table, long removed, long left, long ms,
       boolean secondPass) {
-    KeyRange range = KeyRange.ofPrefix(table, "/v/b/");
+    KeyRange range = KeyRange.bucket(table, "/v/b/");
     RangeStats before = new RangeStats(2 * (removed + left), removed + left, 0, 0, 100, 4096, 1, 0, 0, false);
     RangeStats after = new RangeStats(removed + left, left, 0, 0, 50, 2048, 1, 6, 6, false);
     return new RoundResult.Compacted(new RangeAssessment(range, before, Verdict.PLANNED, "", false),
