@@ -113,7 +113,7 @@ final class JsonReport {
   private static Map<String, Object> head(DbReport r, RangeAssessment a) {
     HeadFacts h = r.heads().probeOf(a);
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("kind", h.isTableHead() ? "table head" : "bucket head");
+    m.put("kind", a.range().kind().toString().replace('-', ' '));
     m.put("deadEntries", h.deadEntries());
     m.put("memtableDeadEntries", h.memDead());
     m.put("firstLiveKey", h.firstLive() == null ? null : Keys.show(h.firstLive()));

@@ -37,6 +37,11 @@ import java.util.Map;
  * at {@link #PROBES_PER_ROUND}; when there are more, half the budget goes to the largest bounds and half rotates
  * through the rest, so every candidate is probed within a bounded number of rounds.
  *
+ * <p>A listing of a directory seeks to the directory's start, not the bucket's: an FSO {@code listStatus} to
+ * {@code /volumeId/bucketId/parentId/}, a prefix listing to {@code /vol/bucket/prefix/}. So directories are
+ * candidates too, by the same bound ({@link #directories}: those that start a file holding deletions, or end one),
+ * and their heads are compacted as {@link KeyRange.Kind#DIRECTORY_HEAD}s.
+ *
  * <h2>Cost</h2>
  * A head's dead span is small, but {@code compactRange} of it takes every level-0 file overlapping it, grown to
  * the level-0 files overlapping those, and every file below their joint span ({@link CompactionCost}). On a busy
@@ -77,7 +82,7 @@ public final class HeadPlanner {
 
   private HeadPlanner() { }
 
-  /** A bucket range and the upper bound of the dead entries a seek at its start could step over. */
+  /** A bucket or directory range and the upper bound of the dead entries a seek at its start could step over. */
   public record ProbeCandidate(KeyRange range, long deadBound) {
     @Override
     public String toString() {
@@ -86,8 +91,8 @@ public final class HeadPlanner {
   }
 
   /**
-   * The ranges of one table to probe this round: its table head first, then bucket candidates (see the class
-   * comment), at most {@code budget} in all.
+   * The ranges of one table to probe this round: its table head first, then bucket and directory candidates (see
+   * the class comment and {@link #directories}), at most {@code budget} in all.
    *
    * @param sortedBuckets the table's bucket ranges in key order ({@link RangePlanner#sortedBuckets})
    * @param memDeletes    deletes in the table's memtables (they may lie in any bucket)
@@ -108,7 +113,10 @@ public final class HeadPlanner {
       }
     }
     List<ProbeCandidate> rest = new ArrayList<>();
-    for (ProbeCandidate c : candidates(tableFiles, memDeletes, sortedBuckets, minDeadKeys)) {
+    List<ProbeCandidate> all = new ArrayList<>(candidates(tableFiles, memDeletes, sortedBuckets, minDeadKeys));
+    all.addAll(candidates(tableFiles, memDeletes, directories(tableFiles, sortedBuckets), minDeadKeys));
+    all.sort(Comparator.comparingLong(ProbeCandidate::deadBound).reversed());
+    for (ProbeCandidate c : all) {
       if (hotHere.stream().noneMatch(h -> Arrays.equals(h.begin(), c.range().begin()))) {
         rest.add(c);
       }
@@ -132,13 +140,16 @@ public final class HeadPlanner {
   }
 
   /**
-   * Bucket ranges whose upper bound of dead entries reaches {@code minDeadKeys}, largest bound first (ties in key
-   * order). One sort of the files by each end and a binary search per bucket: O((buckets + files) log files).
+   * Ranges (buckets, or directories) whose upper bound of dead entries reaches {@code minDeadKeys}, largest bound
+   * first (ties in key order). One sort of the files by each end and a binary search per bucket: O((buckets + files) log files).
    * The deletions of the files overlapping [b, e) are those of files starting before e minus those of files
    * ending before b (a file that ends before b also starts before e).
    */
   static List<ProbeCandidate> candidates(List<SstFile> tableFiles, long memDeletes, List<KeyRange> sortedBuckets,
       long minDeadKeys) {
+    if (sortedBuckets.isEmpty()) {
+      return List.of();
+    }
     int n = tableFiles.size();
     byte[][] smallest = new byte[n][];
     byte[][] largest = new byte[n][];
@@ -165,6 +176,55 @@ public final class HeadPlanner {
     }
     out.sort(Comparator.comparingLong(ProbeCandidate::deadBound).reversed());
     return out;
+  }
+
+  /**
+   * Directories where a dead head may start, in key order: the directory ({@link KeyRange.Kind#DIRECTORY}) of the
+   * smallest and of the largest key of every file holding deletions, inside a bucket and other than the bucket's
+   * own start (the bucket's probe covers that). A directory is a key's prefix up to its last {@code /}: the FSO
+   * parent {@code /volumeId/bucketId/parentId/} a {@code listStatus} seeks to, or a key-name prefix a listing with
+   * that prefix seeks to. A directory drained oldest first (a staging or queue directory) leaves its deletes at
+   * the start of the files a flush or a compaction writes for it, so its start is one of these keys; deletes in
+   * the middle of a file are not seen this way. Labelled with the bucket's label and the rest of the prefix.
+   */
+  static List<KeyRange> directories(List<SstFile> tableFiles, List<KeyRange> sortedBuckets) {
+    java.util.TreeMap<byte[], KeyRange> out = new java.util.TreeMap<>(Keys::compare);
+    byte[][] begins = new byte[sortedBuckets.size()][];
+    for (int i = 0; i < begins.length; i++) {
+      begins[i] = sortedBuckets.get(i).begin();
+    }
+    for (SstFile f : tableFiles) {
+      if (f.deletions() > 0) {
+        addDirectory(out, f.smallestKey(), begins, sortedBuckets);
+        addDirectory(out, f.largestKey(), begins, sortedBuckets);
+      }
+    }
+    return List.copyOf(out.values());
+  }
+
+  private static void addDirectory(java.util.TreeMap<byte[], KeyRange> out, byte[] key, byte[][] begins,
+      List<KeyRange> sortedBuckets) {
+    int slash = key.length - 1;
+    while (slash >= 0 && key[slash] != '/') {
+      slash--;
+    }
+    if (slash < 0) {
+      return;
+    }
+    byte[] dir = Arrays.copyOf(key, slash + 1);
+    int at = countBelow(begins, Keys.keySuccessor(dir)) - 1; // the last bucket beginning at or before dir
+    if (at < 0 || out.containsKey(dir)) {
+      return;
+    }
+    KeyRange bucket = sortedBuckets.get(at);
+    boolean inside = Keys.compare(dir, bucket.begin()) > 0 && Keys.compareEnds(dir, bucket.end()) < 0
+        && Arrays.equals(Arrays.copyOf(dir, bucket.begin().length), bucket.begin());
+    if (inside) {
+      String rest = new String(dir, bucket.begin().length, dir.length - bucket.begin().length,
+          java.nio.charset.StandardCharsets.UTF_8);
+      out.put(dir, new KeyRange(bucket.table(), KeyRange.Kind.DIRECTORY, bucket.label() + " " + rest, dir,
+          Keys.prefixSuccessor(dir)));
+    }
   }
 
   /** Number of keys in sorted {@code keys} strictly below {@code bound}. */

@@ -23,6 +23,11 @@ public record KeyRange(String table, Kind kind, String label, byte[] begin, byte
     BUCKET,
     /** Keys between buckets, or before the first or after the last. */
     GAP,
+    /**
+     * The keys under one directory of a bucket: an FSO parent ({@code /volumeId/bucketId/parentId/}) or a key-name
+     * prefix ending in {@code /}. A listing of that directory seeks to its start.
+     */
+    DIRECTORY,
     /** A bucket, or a gap, cut at file boundaries so one compaction stays under {@code max.compaction.entries}. */
     SPLIT_PART,
     /** The tombstone-dense files inside a range that is below the thresholds as a whole. */
@@ -34,17 +39,20 @@ public record KeyRange(String table, Kind kind, String label, byte[] begin, byte
     /** The dead entries a table starts with. */
     TABLE_HEAD,
     /** The dead entries a bucket starts with, up to its first live key. */
-    BUCKET_HEAD;
+    BUCKET_HEAD,
+    /** The dead entries a directory starts with, up to its first live key. */
+    DIRECTORY_HEAD;
 
     /** True for the dead span found by a probe; such a range is re-checked by probing again. */
     public boolean isHead() {
-      return this == TABLE_HEAD || this == BUCKET_HEAD;
+      return this == TABLE_HEAD || this == BUCKET_HEAD || this == DIRECTORY_HEAD;
     }
 
     /** The kind of the dead span a probe of a range of this kind finds. */
     public Kind headKind() {
       return switch (this) {
         case TABLE, TABLE_HEAD -> TABLE_HEAD;
+        case DIRECTORY, DIRECTORY_HEAD -> DIRECTORY_HEAD;
         default -> BUCKET_HEAD;
       };
     }

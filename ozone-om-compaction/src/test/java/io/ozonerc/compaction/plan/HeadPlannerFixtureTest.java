@@ -103,12 +103,14 @@ class HeadPlannerFixtureTest {
           Map<String, Long> bounds = new HashMap<>();
           HeadPlanner.candidates(tableFiles, mem, sorted, minDead)
               .forEach(c -> bounds.put(c.range().label(), c.deadBound()));
+          HeadPlanner.candidates(tableFiles, mem, HeadPlanner.directories(tableFiles, sorted), minDead)
+              .forEach(c -> bounds.put(c.range().label(), c.deadBound()));
           out = new ArrayList<>();
           for (KeyRange r : HeadPlanner.pickProbes(table, tableFiles, mem, sorted, hot, minDead,
               (int) PlannerFixtures.count(kv.getOrDefault("budget", "1000")),
               PlannerFixtures.count(kv.getOrDefault("rotation", "0")))) {
             Long bound = bounds.get(r.label());
-            out.add(r.table() + " " + r.label() + (bound == null ? "" : " bound=" + bound));
+            out.add(r.table() + " " + r.kind() + " " + r.label() + (bound == null ? "" : " bound=" + bound));
           }
         }
         case "heads" -> {
