@@ -1,20 +1,13 @@
 package io.ozonerc.compaction.service;
 
 import io.ozonerc.compaction.RangeCompactionConfig;
-import io.ozonerc.compaction.plan.CompactionPlan;
-import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.HeadPace;
 import io.ozonerc.compaction.plan.KeyRange;
-import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.PlannerSettings;
-import io.ozonerc.compaction.plan.RangeAssessment;
-import io.ozonerc.compaction.plan.Verdict;
 import io.ozonerc.compaction.service.RangeCompactor.RoundSettings;
 import io.ozonerc.compaction.service.RoundResult.Compacted;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
 import java.io.IOException;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,14 +61,12 @@ public class RangeCompactionService extends BackgroundService {
   private final LongSupplier nanoClock;
   private final LongSupplier epochMillisClock;
   private final RangeCompactionMetrics metrics = new RangeCompactionMetrics();
+  private final CompactionRecorder recorder = new CompactionRecorder(metrics);
   private final RangeCompactor compactor;
   private final ReentrantLock roundLock = new ReentrantLock();
 
   private volatile boolean stopping;
   private volatile RoundResult lastRound;
-  /** The last {@link #HISTORY} compactions, oldest first: what operators and tests ask "did it compact X?". */
-  private final Deque<Compacted> history = new ArrayDeque<>();
-  static final int HISTORY = 256;
   private volatile RoundResult lastHeadCheck;
   /** End of the last head check (only the service thread touches it), or null before the first. */
   private volatile Long lastHeadCheckEndNanos;
@@ -112,7 +103,7 @@ public class RangeCompactionService extends BackgroundService {
     this.isLeader = isLeader;
     this.nanoClock = nanoClock;
     this.epochMillisClock = epochMillisClock;
-    this.compactor = new RangeCompactor(store, nanoClock, new Counting());
+    this.compactor = new RangeCompactor(store, nanoClock, recorder);
     setHeadWait(RangeCompactor.nanos(config.getHeadCheckInterval()));
   }
 
@@ -323,11 +314,9 @@ public class RangeCompactionService extends BackgroundService {
     return lastRound;
   }
 
-  /** The most recent compactions (at most {@value #HISTORY}), oldest first. */
+  /** The most recent compactions (at most {@value CompactionRecorder#HISTORY}), oldest first. */
   public List<Compacted> recentCompactions() {
-    synchronized (history) {
-      return List.copyOf(history);
-    }
+    return recorder.recent();
   }
 
   public RangeCompactionConfig getConfig() {
@@ -475,62 +464,5 @@ public class RangeCompactionService extends BackgroundService {
 
   private long elapsedMs(long start) {
     return TimeUnit.NANOSECONDS.toMillis(nanoClock.getAsLong() - start);
-  }
-
-  /** Turns what the compactor reports into metrics and history as it happens. */
-  private final class Counting implements RangeCompactor.Listener {
-    @Override
-    public void flushed(MemtableFacts memtable) {
-      metrics.memtableFlushes.incr();
-    }
-
-    @Override
-    public void planned(CompactionPlan plan) {
-      metrics.recordWorstRatios(plan.worstRatioByTable());
-      metrics.rangesPlanned.incr(plan.planned().size());
-      metrics.rangesSkippedBudget.incr(count(plan, Verdict.OVER_BUDGET));
-      metrics.rangesSkippedNoProgress.incr(count(plan, Verdict.NO_PROGRESS));
-    }
-
-    @Override
-    public void headsPlanned(CompactionPlan plan) {
-      metrics.rangesPlanned.incr(plan.planned().size());
-      metrics.rangesSkippedBudget.incr(count(plan, Verdict.OVER_BUDGET));
-      metrics.headsWaitingForLevel0.incr(count(plan, Verdict.WAITS_FOR_LEVEL0));
-      metrics.headsSkippedByReaders.incr(count(plan, Verdict.SKIPPED_BY_READERS));
-    }
-
-    @Override
-    public void headsProbed(List<HeadFacts> probed) {
-      long fromHints = probed.stream().filter(HeadFacts::skippedByReaders).count();
-      metrics.headsSizedFromHints.incr(fromHints);
-      metrics.headProbeSeeks.incr(probed.size() - fromHints);
-    }
-
-    @Override
-    public void compacted(Compacted c) {
-      synchronized (history) {
-        if (history.size() == HISTORY) {
-          history.removeFirst();
-        }
-        history.addLast(c);
-      }
-      metrics.recordCompaction(c);
-    }
-
-    @Override
-    public void skipped(RangeAssessment recheck) {
-      if (recheck.verdict() == Verdict.WAITS_FOR_LEVEL0) {
-        metrics.headsWaitingForLevel0.incr();
-      } else if (recheck.verdict() == Verdict.SKIPPED_BY_READERS) {
-        metrics.headsSkippedByReaders.incr();
-      } else {
-        metrics.rangesSkippedStale.incr();
-      }
-    }
-
-    private static long count(CompactionPlan plan, Verdict v) {
-      return plan.notPlanned().stream().filter(a -> a.verdict() == v).count();
-    }
   }
 }
