@@ -21,6 +21,21 @@ final class CompactionRecorder implements RangeCompactor.Listener {
     this.metrics = metrics;
   }
 
+  /**
+   * Counts a round that ran (or was skipped for the leader policy): its duration and end, and the planned ranges
+   * it left, by what stopped it; a pause counts as shutdown (the service was stopped, by the operator).
+   */
+  void roundEnded(RoundResult r, long endEpochMillis) {
+    metrics.lastRoundDurationMs.set(r.durationMs());
+    metrics.lastRoundEndTimeMs.set(endEpochMillis);
+    switch (r.outcome()) {
+      case PRESSURE -> metrics.rangesSkippedPressure.incr(r.left());
+      case TIME_BUDGET -> metrics.rangesSkippedBudget.incr(r.left());
+      case SHUTDOWN, PAUSED -> metrics.rangesSkippedShutdown.incr(r.left());
+      default -> { }
+    }
+  }
+
   /** The most recent compactions (at most {@value #HISTORY}), oldest first. */
   List<Compacted> recent() {
     synchronized (history) {
