@@ -39,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * <h2>Pause</h2>
  * {@code .service.enabled=false} through {@link #reconfigure} pauses: the running round or head check ends before
  * its next compaction (or bottommost second pass) as {@code paused}, and no scheduled one starts until it is
- * enabled again, from the next tick on. {@link #runRoundNow()} still runs while paused.
+ * enabled again, from the next tick on. When {@link #reconfigure} returns no compaction starts any more (the
+ * {@link CompactionGate} in front of the store sees to that) and the one in flight has ended, unless it outlived
+ * {@code .timeout}. {@link #runRoundNow()} still runs while paused.
  *
  * <h2>Threads and lifecycle</h2>
  * Ozone's {@link BackgroundService} wakes a single thread every {@value #TICK_MS} ms (or every interval, if
@@ -63,8 +65,11 @@ public class RangeCompactionService extends BackgroundService {
   private final LongSupplier epochMillisClock;
   private final RangeCompactionMetrics metrics = new RangeCompactionMetrics();
   private final CompactionRecorder recorder = new CompactionRecorder(metrics);
+  private final CompactionGate gate;
   private final RangeCompactor compactor;
   private final ReentrantLock roundLock = new ReentrantLock();
+  /** The pass running now, for the gate; null between passes. */
+  private volatile Pass running;
   private volatile RoundResult lastRound;
   private volatile RoundResult lastHeadCheck;
 
@@ -89,7 +94,11 @@ public class RangeCompactionService extends BackgroundService {
     this.isLeader = isLeader;
     this.nanoClock = nanoClock;
     this.epochMillisClock = epochMillisClock;
-    this.compactor = new RangeCompactor(store, nanoClock, recorder);
+    this.gate = new CompactionGate(store, () -> {
+      Pass p = running;
+      return p != null && p.paused();
+    });
+    this.compactor = new RangeCompactor(gate, nanoClock, recorder);
     showSchedule(nanoClock.getAsLong());
   }
 
@@ -134,7 +143,9 @@ public class RangeCompactionService extends BackgroundService {
   /**
    * Replaces the configuration: a running round finishes with the one it began with, the next uses this one. A
    * new interval counts from the end of the last round; the head-check pace starts over. With
-   * {@code .service.enabled=false} it pauses (see the class comment). The executor ticks every min(1 s, interval at construction), so a shorter interval set later is rounded up to
+   * {@code .service.enabled=false} it pauses (see the class comment) and returns once no compaction is in flight,
+   * or after {@code .timeout} with a warning if one still is; from then on none starts until enabled again. The
+   * executor ticks every min(1 s, interval at construction), so a shorter interval set later is rounded up to
    * that tick.
    */
   public void reconfigure(RangeCompactionConfig newConfig) {
@@ -144,6 +155,15 @@ public class RangeCompactionService extends BackgroundService {
     schedule.reconfigure(s);
     showSchedule(nanoClock.getAsLong());
     LOG.info("Reconfigured: {}", newConfig);
+    try {
+      if (!s.enabled() && !gate.drain(s.timeoutNanos())) {
+        LOG.warn("Paused; compaction of {} still running after {}, left to finish (no other starts)",
+            compactor.current(), newConfig.getTimeout());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      LOG.warn("Interrupted while waiting for the compaction in flight; paused (no other starts)");
+    }
   }
 
   /** A wake of the service's thread when something is due and the service neither stops nor is paused. */
@@ -252,11 +272,17 @@ public class RangeCompactionService extends BackgroundService {
     return r;
   }
 
-  /** The compactor's round or head check; a stop for a pause ends it as {@code paused}. */
+  /**
+   * The compactor's round or head check. A stop for a pause ends it as {@code paused}; so does a compaction the
+   * gate refused, but then without the rest of the result (its compactions are in the metrics and history).
+   */
   private RoundResult compact(Pass p) {
+    running = p;
     try {
       return p.settle(p.kind() == Due.ROUND ? compactor.run(p.round(), p::stopRequested)
           : compactor.checkHeads(p.round(), p::stopRequested));
+    } catch (CompactionGate.PausedException e) {
+      return RoundResult.early(Outcome.PAUSED, e.getMessage(), elapsedMs(p.start()));
     } catch (StoreUnavailableException e) {
       metrics.roundsFailed.incr();
       return RoundResult.early(Outcome.STORE_UNAVAILABLE, e.getMessage(), elapsedMs(p.start()));
@@ -264,6 +290,8 @@ public class RangeCompactionService extends BackgroundService {
       metrics.roundsFailed.incr();
       LOG.warn(p.kind() == Due.ROUND ? "Round failed" : "Head check failed", e);
       return RoundResult.early(Outcome.FAILED, String.valueOf(e), elapsedMs(p.start()));
+    } finally {
+      running = null;
     }
   }
 
