@@ -8,6 +8,7 @@ import io.ozonerc.compaction.service.RangeCompactor.RoundSettings;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
@@ -202,14 +203,22 @@ final class Schedule {
     } else if (p.counts()) {
       lastRoundEnd = end;
     }
-    if (s.headPace() != null && !r.heads().isEmpty() && version == p.version) { // a reconfiguration restarts it
-      long elapsed = headsLeft.isEmpty() ? 0 : p.start - headsReadAt;
-      headWaitNanos = HeadPace.nextWait(headsLeft, elapsed, r.heads(), headWaitNanos, s.headPace());
-      Map<KeyRange, Long> left = new HashMap<>();
-      r.heads().forEach(h -> left.put(h.range(), h.left()));
-      headsLeft = left;
-      headsReadAt = p.start;
+    if (s.headPace() != null && !r.heads().isEmpty()) {
+      pace(p, r.heads());
     }
+  }
+
+  /** Paces head checks from what a pass read, unless a reconfiguration since it began restarted the pace. */
+  private synchronized void pace(Pass p, List<HeadPace.Reading> heads) {
+    if (version != p.version) {
+      return;
+    }
+    long elapsed = headsLeft.isEmpty() ? 0 : p.start - headsReadAt;
+    headWaitNanos = HeadPace.nextWait(headsLeft, elapsed, heads, headWaitNanos, p.version.settings().headPace());
+    Map<KeyRange, Long> left = new HashMap<>();
+    heads.forEach(h -> left.put(h.range(), h.left()));
+    headsLeft = left;
+    headsReadAt = p.start;
   }
 
   /**
