@@ -62,7 +62,9 @@ public class RangeCompactionConfig {
 
   @Config(key = ENABLED_KEY, defaultValue = "false", type = ConfigType.BOOLEAN, tags = {OM, PERFORMANCE},
       description = "Run the range compaction service in the OM: find bucket key ranges full of delete tombstones "
-          + "and compact just those ranges. When false no thread runs and no metrics source is registered.")
+          + "and compact just those ranges. When false at start-up no thread runs and no metrics source is "
+          + "registered. Set to false on a running OM (ozone admin reconfig) it pauses the service: the running round "
+          + "stops before its next compaction, and no compaction starts once the change is applied; true resumes.")
   private boolean enabled;
 
   @Config(key = PREFIX + ".interval", defaultValue = "10m", type = ConfigType.TIME, tags = {OM, PERFORMANCE},
@@ -74,7 +76,7 @@ public class RangeCompactionConfig {
   @Config(key = PREFIX + ".timeout", defaultValue = "5m", type = ConfigType.TIME, tags = {OM, PERFORMANCE},
       description = "Time budget of one round, e.g. 5m (no unit: milliseconds), from 1ms to 365d: no new range "
           + "compaction starts once it is spent. Shutdown waits at most this long for a running compaction before "
-          + "leaving it to the RocksDB close.")
+          + "leaving it to the RocksDB close; a pause (service.enabled=false at run time) waits as long for it.")
   private Duration timeout;
 
   @Config(key = PREFIX + ".max.compaction.entries", defaultValue = "1000000", type = ConfigType.LONG,

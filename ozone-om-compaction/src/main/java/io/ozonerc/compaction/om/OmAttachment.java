@@ -61,8 +61,10 @@ public final class OmAttachment {
 
   /**
    * Registers every {@code ozone.om.range.compaction.*} key with {@code handler}: an accepted value reaches
-   * {@code service} (when it runs) at its next round; a bad one is refused naming the key and the value, and the
-   * old value stays. Registering again (a new service after a store reload) replaces the previous callbacks.
+   * {@code service} (when it runs) at its next round, except a pause, which stops the running round before the
+   * change returns ({@link RangeCompactionService#reconfigure}); a bad one is refused naming the key and the value,
+   * and the old value stays. Registering again (a new service after a store reload) replaces the previous
+   * callbacks.
    *
    * @param service the running service, or null when it was disabled at start-up: then everything but enabling
    *                it is accepted (and applies when the OM next starts with the service on)

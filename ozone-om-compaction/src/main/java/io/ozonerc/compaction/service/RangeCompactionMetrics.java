@@ -50,7 +50,8 @@ public final class RangeCompactionMetrics implements MetricsSource {
   final MutableCounterLong rangesSkippedStale = registry.newCounter("RangesSkippedStale",
       "Planned ranges that no longer qualified (or were busy) when re-checked before compaction", 0L);
   final MutableCounterLong rangesSkippedShutdown =
-      registry.newCounter("RangesSkippedShutdown", "Planned ranges left because the service stopped", 0L);
+      registry.newCounter("RangesSkippedShutdown", "Planned ranges left because the service stopped or was paused",
+          0L);
   final MutableCounterLong memtableFlushes = registry.newCounter("MemtableFlushes",
       "Tables flushed because their memtables held enough deletes to qualify", 0L);
   final MutableCounterLong tombstonesRemoved = registry.newCounter("TombstonesRemoved",

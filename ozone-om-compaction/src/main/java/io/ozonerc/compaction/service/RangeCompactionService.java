@@ -1,22 +1,13 @@
 package io.ozonerc.compaction.service;
 
 import io.ozonerc.compaction.RangeCompactionConfig;
-import io.ozonerc.compaction.plan.CompactionPlan;
-import io.ozonerc.compaction.plan.HeadFacts;
-import io.ozonerc.compaction.plan.HeadPace;
 import io.ozonerc.compaction.plan.KeyRange;
-import io.ozonerc.compaction.plan.MemtableFacts;
-import io.ozonerc.compaction.plan.PlannerSettings;
-import io.ozonerc.compaction.plan.RangeAssessment;
-import io.ozonerc.compaction.plan.Verdict;
 import io.ozonerc.compaction.service.RoundResult.Compacted;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
+import io.ozonerc.compaction.service.Schedule.Due;
+import io.ozonerc.compaction.service.Schedule.Pass;
 import java.io.IOException;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -34,9 +25,9 @@ import org.slf4j.LoggerFactory;
  * The round itself is {@link RangeCompactor}'s, the same one the operator CLI runs: check write pressure, flush
  * memtables whose deletes qualify, snapshot, plan, and for each planned range re-check, compact, verify (finishing
  * a pass that left its tombstones at the bottom) until done, out of time ({@code .timeout}), under write pressure
- * or asked to stop. This class schedules it: interval, head checks, back-off, leader policy, shutdown, metrics and
- * history. {@link #reconfigure} swaps the configuration at run time; each round or head check takes one snapshot
- * of it and freezes it into {@link RoundSettings}.
+ * or asked to stop. When rounds and head checks run, and why not, is {@link Schedule}'s (interval, head-check
+ * pace, back-off, leader policy, pause); this class runs what it lets through and keeps lifecycle, the round lock,
+ * metrics, history and the log. Each round or head check runs with the configuration it began with.
  *
  * <h2>Not stalling writes</h2>
  * Compactions are non-exclusive, use one subcompaction and may not push RocksDB into a write stall (see
@@ -45,57 +36,49 @@ import org.slf4j.LoggerFactory;
  * delayed write rate, or stopped writes. A round stopped for pressure backs off: the next rounds are skipped for
  * interval x 2^(n-1) after n consecutive pressure stops, capped at {@code .backoff.max}.
  *
+ * <h2>Pause</h2>
+ * {@code .service.enabled=false} through {@link #reconfigure} pauses: the running round or head check ends before
+ * its next compaction (or bottommost second pass) as {@code paused}, and no scheduled one starts until it is
+ * enabled again, from the next tick on. When {@link #reconfigure} returns no compaction starts any more (the
+ * {@link CompactionGate} in front of the store sees to that) and the one in flight has ended, unless it outlived
+ * {@code .timeout}. {@link #runRoundNow()} still runs while paused.
+ *
  * <h2>Threads and lifecycle</h2>
  * Ozone's {@link BackgroundService} wakes a single thread every {@value #TICK_MS} ms (or every interval, if
- * shorter); {@link #due} decides whether that wake runs a full round ({@code .interval} after the last one ended),
- * a head check between rounds ({@code .head.check.interval}), or nothing. {@link #runRoundNow()} runs a round on
- * the caller's thread (tests, tools); a lock keeps rounds and head checks from overlapping. {@link #shutdown()} raises a flag every round checks between compactions and waits up
- * to {@code .timeout} for the running round to end. A {@code compactRange} already inside RocksDB cannot be
- * cancelled from Java 7.7.3 (no {@code DisableManualCompaction}); if one outlives the wait it is left to finish,
- * and Ozone's store close cancels it ({@code RocksDatabase.close} calls {@code cancelAllBackgroundWork(true)}).
- * A compaction installs its output atomically when it completes, so an interrupted one loses nothing.
- *
- * <p>The store is looked up through {@link CompactionStore} on every call; while it is closed or being replaced
- * (checkpoint install), rounds end as {@code store-unavailable} and the next round tries again.
+ * shorter) to run what is due ({@link #tick}); {@link #runRoundNow()} runs a round on the caller's thread (tests,
+ * tools); a lock keeps them from overlapping. {@link #shutdown()} raises a flag every round checks between
+ * compactions and waits up to {@code .timeout} for the running round to end. A {@code compactRange} inside RocksDB
+ * cannot be cancelled from Java 7.7.3; if one outlives the wait it is left to finish, and Ozone's store close
+ * cancels it ({@code RocksDatabase.close} calls {@code cancelAllBackgroundWork(true)}). A compaction installs its
+ * output atomically when it completes, so an interrupted one loses nothing. The store is looked up on every call;
+ * while it is closed or being replaced (checkpoint install), rounds end as {@code store-unavailable}.
  */
 public class RangeCompactionService extends BackgroundService {
   private static final Logger LOG = LoggerFactory.getLogger(RangeCompactionService.class);
   public static final String SERVICE_NAME = "RangeCompactionService";
+  /** The executor's tick: rounds start on a tick once {@code .interval} has passed, so a new interval applies. */
+  static final long TICK_MS = 1000;
 
-  private volatile RangeCompactionConfig config;
+  private final Schedule schedule;
   private final BooleanSupplier isLeader;
   private final LongSupplier nanoClock;
   private final LongSupplier epochMillisClock;
   private final RangeCompactionMetrics metrics = new RangeCompactionMetrics();
+  private final CompactionRecorder recorder = new CompactionRecorder(metrics);
+  private final CompactionGate gate;
   private final RangeCompactor compactor;
   private final ReentrantLock roundLock = new ReentrantLock();
-
-  private volatile boolean stopping;
+  /** The pass running now, for the gate; null between passes. */
+  private volatile Pass running;
   private volatile RoundResult lastRound;
-  /** The last {@link #HISTORY} compactions, oldest first: what operators and tests ask "did it compact X?". */
-  private final Deque<Compacted> history = new ArrayDeque<>();
-  static final int HISTORY = 256;
   private volatile RoundResult lastHeadCheck;
-  /** End of the last head check (only the service thread touches it), or null before the first. */
-  private volatile Long lastHeadCheckEndNanos;
-  private int consecutivePressureStops; // guarded by roundLock
-  private long backoffStartNanos;       // guarded by roundLock: when the current back-off began
-  private long backoffNanos;            // guarded by roundLock: its length; 0 when none
-  /** End of the last scheduled round that ran (only the service thread touches it), or null before the first. */
-  private volatile Long lastScheduledEndNanos;
-  /** Wait before the next head check, paced by {@link HeadPace} after every pass over heads. */
-  private volatile long headWaitNanos;
-  private Map<KeyRange, Long> headsLeft = Map.of(); // guarded by roundLock: what the last pass left each head at
-  private Long headsReadAtNanos;                    // guarded by roundLock: when that pass began
-  /** The executor's tick: rounds start on a tick once {@code .interval} has passed, so a new interval applies. */
-  static final long TICK_MS = 1000;
 
   /**
    * A service as the OM runs it, with the system clocks. An OM creates it through
    * {@code io.ozonerc.compaction.om.OmAttachment#createIfEnabled}, which also builds the store.
    *
    * @param isLeader  whether this OM is the Ratis leader now (for {@code .leader.policy}); false when not HA
-   * @param nanoClock monotonic clock for the time budget and back-off
+   * @param nanoClock monotonic clock for the schedule, the time budget and back-off
    */
   public RangeCompactionService(CompactionStore store, RangeCompactionConfig config, BooleanSupplier isLeader,
       LongSupplier nanoClock) {
@@ -107,24 +90,29 @@ public class RangeCompactionService extends BackgroundService {
       LongSupplier nanoClock, LongSupplier epochMillisClock) {
     super(SERVICE_NAME, Math.min(TICK_MS, config.getInterval().toMillis()), TimeUnit.MILLISECONDS, 1,
         config.getTimeout().toMillis());
-    this.config = config;
+    this.schedule = new Schedule(Schedule.Settings.of(config));
     this.isLeader = isLeader;
     this.nanoClock = nanoClock;
     this.epochMillisClock = epochMillisClock;
-    this.compactor = new RangeCompactor(store, nanoClock, new Counting());
-    setHeadWait(RangeCompactor.nanos(config.getHeadCheckInterval()));
+    this.gate = new CompactionGate(store, () -> {
+      Pass p = running;
+      return p != null && p.paused();
+    });
+    this.compactor = new RangeCompactor(gate, nanoClock, recorder);
+    showSchedule(nanoClock.getAsLong());
   }
 
-  private void setHeadWait(long nanos) {
-    headWaitNanos = nanos;
-    metrics.headCheckWaitMs.set(TimeUnit.NANOSECONDS.toMillis(nanos));
+  /** The schedule's gauges: back-off in force, and the paced wait before the next head check. */
+  private void showSchedule(long now) {
+    metrics.backoffActive.set(schedule.backingOff(now) ? 1 : 0);
+    metrics.headCheckWaitMs.set(TimeUnit.NANOSECONDS.toMillis(schedule.headWaitNanos()));
   }
 
   @Override
   public synchronized void start() {
-    stopping = false;
+    schedule.stop(false);
     metrics.register();
-    LOG.info("Starting with {}", config);
+    LOG.info("Starting with {}", getConfig());
     super.start();
   }
 
@@ -134,106 +122,61 @@ public class RangeCompactionService extends BackgroundService {
    */
   @Override
   public void shutdown() {
-    stopping = true;
+    schedule.stop(true);
     boolean idle = false;
     try {
-      idle = roundLock.tryLock(config.getTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      idle = roundLock.tryLock(schedule.settings().timeoutNanos(), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } finally {
-      if (idle) {
-        roundLock.unlock();
-      }
     }
     if (idle) {
+      roundLock.unlock();
       super.shutdown();
     } else {
       LOG.warn("Compaction of {} still running after {}; leaving it to RocksDB (the store close cancels it)",
-          compactor.current(), config.getTimeout());
+          compactor.current(), getConfig().getTimeout());
       getExecutorService().shutdownNow();
     }
     metrics.unregister();
   }
 
   /**
-   * Replaces the configuration; the next round uses it (a running round finishes with the one it started with).
-   * A new interval counts from the end of the last round; {@code .service.enabled=false} pauses scheduled rounds.
-   * The executor ticks every min(1 s, interval at construction), so a shorter interval set later is rounded up
-   * to that tick.
+   * Replaces the configuration: a running round finishes with the one it began with, the next uses this one. A
+   * new interval counts from the end of the last round; the head-check pace starts over. With
+   * {@code .service.enabled=false} it pauses (see the class comment) and returns once no compaction is in flight,
+   * or after {@code .timeout} with a warning if one still is; from then on none starts until enabled again. The
+   * executor ticks every min(1 s, interval at construction), so a shorter interval set later is rounded up to
+   * that tick.
    */
   public void reconfigure(RangeCompactionConfig newConfig) {
     newConfig.tableSet(); // validated before anything changes
-    setServiceTimeoutInNanos(RangeCompactor.nanos(newConfig.getTimeout()));
-    config = newConfig;
-    setHeadWait(RangeCompactor.nanos(newConfig.getHeadCheckInterval())); // the pace starts over
+    Schedule.Settings s = Schedule.Settings.of(newConfig);
+    setServiceTimeoutInNanos(s.timeoutNanos());
+    schedule.reconfigure(s);
+    showSchedule(nanoClock.getAsLong());
     LOG.info("Reconfigured: {}", newConfig);
+    try {
+      if (!s.enabled() && !gate.drain(s.timeoutNanos())) {
+        LOG.warn("Paused; compaction of {} still running after {}, left to finish (no other starts)",
+            compactor.current(), newConfig.getTimeout());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      LOG.warn("Interrupted while waiting for the compaction in flight; paused (no other starts)");
+    }
   }
 
-  /**
-   * A wake of the service's thread when something is due ({@link #due}): a full round, or a head check between
-   * rounds. A tick skipped for back-off does not count as a round, so the back-off alone decides when the next
-   * one runs.
-   */
+  /** A wake of the service's thread when something is due and the service neither stops nor is paused. */
   @Override
   public BackgroundTaskQueue getTasks() {
     BackgroundTaskQueue queue = new BackgroundTaskQueue();
-    RangeCompactionConfig c = config;
-    if (!stopping && c.isEnabled()
-        && due(nanoClock.getAsLong(), lastScheduledEndNanos, lastHeadCheckEndNanos, c, headWaitNanos)
-        != Due.NOTHING) {
+    if (schedule.wake(nanoClock.getAsLong())) {
       queue.add(() -> {
         tick();
         return EmptyTaskResult.newResult();
       });
     }
     return queue;
-  }
-
-  /** What a wake of the service's thread should do. */
-  enum Due { ROUND, HEAD_CHECK, NOTHING }
-
-  /**
-   * What is due at {@code now}: a full round when none has run or {@code interval} has passed since the last one
-   * ended; else a head check when head checks are on and the paced wait ({@link HeadPace}, kept within
-   * {@code head.check.min.interval} and {@code head.check.max.interval}) has passed since the last round or
-   * check ended; else nothing. The executor wakes every {@value #TICK_MS} ms (or every interval, if shorter), so
-   * a shorter wait is rounded up to that tick.
-   *
-   * @param lastRoundEnd end of the last scheduled full round, or null before the first
-   * @param lastCheckEnd end of the last head check, or null before the first
-   * @param headWait     the paced wait before the next head check
-   */
-  static Due due(long now, Long lastRoundEnd, Long lastCheckEnd, RangeCompactionConfig c, long headWait) {
-    if (lastRoundEnd == null || now - lastRoundEnd >= RangeCompactor.nanos(c.getInterval())) {
-      return Due.ROUND;
-    }
-    if (c.getDeadHeadMinKeys() <= 0 || c.getHeadCheckInterval().isZero()) {
-      return Due.NOTHING;
-    }
-    long wait = Math.max(RangeCompactor.nanos(c.getHeadCheckMinInterval()),
-        Math.min(RangeCompactor.nanos(c.getHeadCheckMaxInterval()), headWait));
-    long last = lastCheckEnd == null ? lastRoundEnd : Math.max(lastRoundEnd, lastCheckEnd);
-    return now - last >= wait ? Due.HEAD_CHECK : Due.NOTHING;
-  }
-
-  /**
-   * Paces head checks from what a pass over heads saw ({@link HeadPace}): the next wait shrinks while a head grows
-   * toward {@code dead.head.min.keys} and doubles while none grows. Requires roundLock.
-   *
-   * @param passStart when the pass began
-   */
-  private void paceHeadChecks(long passStart, RoundResult r, RangeCompactionConfig c) {
-    if (r == null || r.heads().isEmpty() || c.getDeadHeadMinKeys() <= 0 || c.getHeadCheckInterval().isZero()) {
-      return;
-    }
-    long elapsed = headsReadAtNanos == null ? 0 : passStart - headsReadAtNanos;
-    HeadPace.Bounds bounds = new HeadPace.Bounds(c.getDeadHeadMinKeys(),
-        RangeCompactor.nanos(c.getHeadCheckMinInterval()), RangeCompactor.nanos(c.getHeadCheckMaxInterval()));
-    setHeadWait(HeadPace.nextWait(headsLeft, elapsed, r.heads(), headWaitNanos, bounds));
-    Map<KeyRange, Long> left = new HashMap<>();
-    r.heads().forEach(h -> left.put(h.range(), h.left()));
-    headsLeft = left;
-    headsReadAtNanos = passStart;
   }
 
   /** What one wake of the service's thread did; {@code result} is null when nothing was due. */
@@ -244,74 +187,37 @@ public class RangeCompactionService extends BackgroundService {
   }
 
   /**
-   * One wake of the service's thread ({@link #due}): a full round, or a head check
-   * ({@link RangeCompactor#checkHeads}: table heads and the bucket heads found dead before, re-probed, and those
-   * that qualify compacted, best first), or nothing. A queue's head regrows within seconds of its compaction, far
-   * sooner than the default 10-minute interval; a check costs one seek per head. Back-off, leader policy and
-   * shutdown hold head checks as they hold rounds.
+   * One wake of the service's thread: what {@link Schedule} finds due, a full round or a head check between rounds
+   * ({@link RangeCompactor#checkHeads}: a queue's head regrows within seconds, a check costs one seek per head), or
+   * nothing. Back-off, leader policy, pause and shutdown hold head checks as they hold rounds.
    */
   Tick tick() {
     roundLock.lock();
     try {
-      long now = nanoClock.getAsLong();
-      RangeCompactionConfig c = config;
-      Due d = due(now, lastScheduledEndNanos, lastHeadCheckEndNanos, c, headWaitNanos);
-      RoundResult r = null;
-      if (d == Due.ROUND) {
-        r = runRound(false);
-        if (r.outcome() != Outcome.BACKING_OFF) {
-          lastScheduledEndNanos = nanoClock.getAsLong();
-        }
-      } else if (d == Due.HEAD_CHECK) {
-        r = headCheckLocked(now);
-        lastHeadCheckEndNanos = nanoClock.getAsLong();
-      }
-      paceHeadChecks(now, r, c);
-      return new Tick(d, r);
+      Pass p = schedule.scheduled(nanoClock.getAsLong(), isLeader);
+      return p == null ? new Tick(Due.NOTHING, null) : new Tick(p.kind(), run(p));
     } finally {
       roundLock.unlock();
     }
   }
 
-  /** A head check between rounds. Requires roundLock. */
-  private RoundResult headCheckLocked(long start) {
-    RoundResult r;
-    RangeCompactionConfig config = this.config; // one snapshot per check
-    PlannerSettings settings = settingsForRole(config, isLeader.getAsBoolean());
-    if (stopping) {
-      r = RoundResult.early(Outcome.SHUTDOWN, "service stopping", 0);
-    } else if (start - backoffStartNanos < backoffNanos) { // overflow-safe nanoTime compare
-      r = RoundResult.early(Outcome.BACKING_OFF, "backing off after write pressure", 0);
-    } else if (settings == null) {
-      r = RoundResult.early(Outcome.LEADER_SKIPPED, "leader.policy=skip and this OM is the leader", 0);
-    } else {
-      try {
-        r = compactor.checkHeads(RoundSettings.of(config, settings), () -> stopping);
-      } catch (StoreUnavailableException e) {
-        metrics.roundsFailed.incr();
-        r = RoundResult.early(Outcome.STORE_UNAVAILABLE, e.getMessage(), elapsedMs(start));
-      } catch (IOException | RuntimeException e) {
-        metrics.roundsFailed.incr();
-        LOG.warn("Head check failed", e);
-        r = RoundResult.early(Outcome.FAILED, String.valueOf(e), elapsedMs(start));
-      }
-      if (r.outcome() == Outcome.PRESSURE) {
-        backOffLocked(start);
-      }
+  /**
+   * Runs one round now on the calling thread (waiting for a running one), ignoring back-off. It runs while the
+   * service is paused (an operator or tool asked for it), but a pause during it stops it like any round. It does
+   * not move the schedule: the next scheduled round is still due {@code .interval} after the last scheduled one.
+   */
+  public RoundResult runRoundNow() {
+    roundLock.lock();
+    try {
+      return run(schedule.explicit(nanoClock.getAsLong(), isLeader));
+    } finally {
+      roundLock.unlock();
     }
-    lastHeadCheck = r;
-    log("head check", r);
-    return r;
   }
 
   /** The last head check between rounds, or null. */
   public RoundResult getLastHeadCheck() {
     return lastHeadCheck;
-  }
-
-  /** Runs one round now on the calling thread (waiting for a running one), ignoring back-off. */
-  public RoundResult runRoundNow() {
-    return runRound(true);
   }
 
   public RangeCompactionMetrics getMetrics() {
@@ -322,20 +228,18 @@ public class RangeCompactionService extends BackgroundService {
     return lastRound;
   }
 
-  /** The most recent compactions (at most {@value #HISTORY}), oldest first. */
+  /** The most recent compactions (at most {@value CompactionRecorder#HISTORY}), oldest first. */
   public List<Compacted> recentCompactions() {
-    synchronized (history) {
-      return List.copyOf(history);
-    }
+    return recorder.recent();
   }
 
   public RangeCompactionConfig getConfig() {
-    return config;
+    return schedule.settings().config();
   }
 
   /** True once {@link #shutdown()} was called. */
   public boolean isStopping() {
-    return stopping;
+    return schedule.stopping();
   }
 
   /** The range being compacted now, or null. */
@@ -343,116 +247,67 @@ public class RangeCompactionService extends BackgroundService {
     return compactor.current();
   }
 
-  private RoundResult runRound(boolean ignoreBackoff) {
-    roundLock.lock();
-    try {
-      long start = nanoClock.getAsLong();
-      RoundResult r;
-      if (stopping) {
-        r = RoundResult.early(Outcome.SHUTDOWN, "service stopping", 0);
-      } else if (!ignoreBackoff && start - backoffStartNanos < backoffNanos) { // overflow-safe nanoTime compare
-        r = RoundResult.early(Outcome.BACKING_OFF, "backing off after write pressure", 0);
-      } else {
-        metrics.backoffActive.set(0);
-        metrics.roundsRun.incr();
-        r = roundLocked(start);
-        metrics.lastRoundDurationMs.set(r.durationMs());
-        metrics.lastRoundEndTimeMs.set(epochMillisClock.getAsLong());
-      }
+  /** Runs a pass the schedule let through, or reports why not; then books it. Requires roundLock. */
+  private RoundResult run(Pass p) {
+    boolean round = p.kind() == Due.ROUND;
+    if (round && p.counts()) {
+      metrics.roundsRun.incr();
+    }
+    RoundResult r = p.refusal() == null ? compact(p) : RoundResult.early(p.refusal(), p.why(), 0);
+    long end = nanoClock.getAsLong();
+    schedule.finish(p, r, end);
+    if (round && p.counts()) {
+      recorder.roundEnded(r, epochMillisClock.getAsLong());
+    }
+    if (r.outcome() == Outcome.PRESSURE) {
+      metrics.roundsBackedOff.incr();
+    }
+    showSchedule(end);
+    if (round) {
       lastRound = r;
-      log("round", r);
-      return r;
-    } finally {
-      roundLock.unlock();
+    } else {
+      lastHeadCheck = r;
     }
-  }
-
-  /** One round through the compactor, then back-off and the counts of ranges it left. Requires roundLock. */
-  private RoundResult roundLocked(long start) {
-    RangeCompactionConfig config = this.config; // one snapshot per round
-    PlannerSettings settings = settingsForRole(config, isLeader.getAsBoolean());
-    if (settings == null) {
-      return RoundResult.early(Outcome.LEADER_SKIPPED, "leader.policy=skip and this OM is the leader", 0);
-    }
-    RoundResult r;
-    try {
-      r = compactor.run(RoundSettings.of(config, settings), () -> stopping);
-    } catch (StoreUnavailableException e) {
-      metrics.roundsFailed.incr();
-      return RoundResult.early(Outcome.STORE_UNAVAILABLE, e.getMessage(), elapsedMs(start));
-    } catch (IOException | RuntimeException e) {
-      metrics.roundsFailed.incr();
-      LOG.warn("Round failed", e);
-      return RoundResult.early(Outcome.FAILED, String.valueOf(e), elapsedMs(start));
-    }
-    switch (r.outcome()) {
-      case PRESSURE -> {
-        metrics.rangesSkippedPressure.incr(r.left());
-        backOffLocked(start);
-      }
-      case TIME_BUDGET -> metrics.rangesSkippedBudget.incr(r.left());
-      case SHUTDOWN -> metrics.rangesSkippedShutdown.incr(r.left());
-      default -> {
-        consecutivePressureStops = 0;
-        backoffNanos = 0;
-      }
-    }
+    log(round ? "round" : "head check", r);
     return r;
   }
 
   /**
-   * The planner settings for an OM's Ratis role, or null to skip the round: the configured ones, except for the
-   * leader under {@code leader.policy=reduced} (a quarter of ranges and bytes, at least one of each unless the
-   * configured value is 0, which keeps its meaning: plan only, or no byte limit) or
-   * {@code skip}.
+   * The compactor's round or head check. A stop for a pause ends it as {@code paused}; so does a compaction the
+   * gate refused, but then without the rest of the result (its compactions are in the metrics and history).
    */
-  static PlannerSettings settingsForRole(RangeCompactionConfig config, boolean leader) {
-    PlannerSettings s = config.plannerSettings();
-    if (!leader) {
-      return s;
+  private RoundResult compact(Pass p) {
+    running = p;
+    try {
+      return p.settle(p.kind() == Due.ROUND ? compactor.run(p.round(), p::stopRequested)
+          : compactor.checkHeads(p.round(), p::stopRequested));
+    } catch (CompactionGate.PausedException e) {
+      return RoundResult.early(Outcome.PAUSED, e.getMessage(), elapsedMs(p.start()));
+    } catch (StoreUnavailableException e) {
+      metrics.roundsFailed.incr();
+      return RoundResult.early(Outcome.STORE_UNAVAILABLE, e.getMessage(), elapsedMs(p.start()));
+    } catch (IOException | RuntimeException e) {
+      metrics.roundsFailed.incr();
+      LOG.warn(p.kind() == Due.ROUND ? "Round failed" : "Head check failed", e);
+      return RoundResult.early(Outcome.FAILED, String.valueOf(e), elapsedMs(p.start()));
+    } finally {
+      running = null;
     }
-    return switch (config.leaderPolicy()) {
-      case NORMAL -> s;
-      case SKIP -> null;
-      // A quarter of the budget: the leader serves client reads, followers catch up on compaction. A quarter of
-      // 0 stays 0 (ranges: plan only; bytes: no limit), and a small positive budget stays positive.
-      case REDUCED -> new PlannerSettings(s.minTombstones(), s.tombstoneRatio(), s.maxCompactionEntries(),
-          quarter(s.rangesPerRun()), quarter(s.maxBytesPerRun()), s.bottommost());
-    };
-  }
-
-  /** A quarter of {@code n}, at least 1 when {@code n} is positive; 0 for 0. */
-  private static int quarter(int n) {
-    return (int) quarter((long) n);
-  }
-
-  private static long quarter(long n) {
-    return n <= 0 ? n : Math.max(1, n / 4);
-  }
-
-  /** Counts a pressure stop and pushes the next round back. Requires roundLock. */
-  private void backOffLocked(long now) {
-    metrics.roundsBackedOff.incr();
-    metrics.backoffActive.set(1);
-    consecutivePressureStops++;
-    backoffStartNanos = now;
-    backoffNanos = backoffDelayNanos(RangeCompactor.nanos(config.getInterval()),
-        RangeCompactor.nanos(config.getBackoffMax()), consecutivePressureStops);
-    LOG.debug("Write pressure, backing off for {} ms", TimeUnit.NANOSECONDS.toMillis(backoffNanos));
   }
 
   /**
    * Logs a round or head check ({@code what}): one INFO line when it wrote something (a compaction, a memtable
-   * flush) or was stopped by write pressure (it starts a back-off) or an unavailable store; only DEBUG when it did
-   * nothing, or was skipped (back-off, leader policy, shutdown). A failure is the WARN logged where it is caught.
-   * Each compaction's own line is DEBUG. Requires roundLock (reads the back-off).
+   * flush), was stopped by write pressure (it starts a back-off) or found the store unavailable; only DEBUG when it
+   * did nothing, or was skipped (back-off, leader policy, shutdown, pause). A failure is the WARN
+   * logged where it is caught. Each compaction's own line is DEBUG.
    */
   private void log(String what, RoundResult r) {
-    boolean info = r.acted() || r.outcome() == Outcome.PRESSURE || r.outcome() == Outcome.STORE_UNAVAILABLE;
+    Outcome o = r.outcome();
+    boolean info = r.acted() || o == Outcome.PRESSURE || o == Outcome.STORE_UNAVAILABLE;
     if (info && LOG.isInfoEnabled()) {
-      LOG.info("{}: {}{}", what, r.summary(), r.outcome() == Outcome.PRESSURE
-          ? "; backing off " + RoundResult.duration(TimeUnit.NANOSECONDS.toMillis(backoffNanos)) : "");
-    } else if (r.outcome() != Outcome.FAILED && LOG.isDebugEnabled()) {
+      LOG.info("{}: {}{}", what, r.summary(), o == Outcome.PRESSURE
+          ? "; backing off " + RoundResult.duration(TimeUnit.NANOSECONDS.toMillis(schedule.backoffNanos())) : "");
+    } else if (o != Outcome.FAILED && LOG.isDebugEnabled()) {
       LOG.debug("{}: {}", what, r.summary());
     }
     if (LOG.isDebugEnabled()) {
@@ -460,76 +315,7 @@ public class RangeCompactionService extends BackgroundService {
     }
   }
 
-  /**
-   * The back-off after {@code stops} consecutive pressure stops: {@code interval x 2^(stops-1)}, at most
-   * {@code max}. Doubling stops at the cap, so no value of {@code stops} overflows.
-   */
-  static long backoffDelayNanos(long interval, long max, int stops) {
-    long delay = Math.min(max, interval);
-    for (int i = 1; i < stops && delay < max; i++) {
-      delay = delay > max / 2 ? max : delay * 2;
-    }
-    return delay;
-  }
-
   private long elapsedMs(long start) {
     return TimeUnit.NANOSECONDS.toMillis(nanoClock.getAsLong() - start);
-  }
-
-  /** Turns what the compactor reports into metrics and history as it happens. */
-  private final class Counting implements RoundListener {
-    @Override
-    public void flushed(MemtableFacts memtable) {
-      metrics.memtableFlushes.incr();
-    }
-
-    @Override
-    public void planned(CompactionPlan plan) {
-      metrics.recordWorstRatios(plan.worstRatioByTable());
-      metrics.rangesPlanned.incr(plan.planned().size());
-      metrics.rangesSkippedBudget.incr(count(plan, Verdict.OVER_BUDGET));
-      metrics.rangesSkippedNoProgress.incr(count(plan, Verdict.NO_PROGRESS));
-    }
-
-    @Override
-    public void headsPlanned(CompactionPlan plan) {
-      metrics.rangesPlanned.incr(plan.planned().size());
-      metrics.rangesSkippedBudget.incr(count(plan, Verdict.OVER_BUDGET));
-      metrics.headsWaitingForLevel0.incr(count(plan, Verdict.WAITS_FOR_LEVEL0));
-      metrics.headsSkippedByReaders.incr(count(plan, Verdict.SKIPPED_BY_READERS));
-    }
-
-    @Override
-    public void headsProbed(List<HeadFacts> probed) {
-      long fromHints = probed.stream().filter(HeadFacts::skippedByReaders).count();
-      metrics.headsSizedFromHints.incr(fromHints);
-      metrics.headProbeSeeks.incr(probed.size() - fromHints);
-    }
-
-    @Override
-    public void compacted(Compacted c) {
-      synchronized (history) {
-        if (history.size() == HISTORY) {
-          history.removeFirst();
-        }
-        history.addLast(c);
-      }
-      metrics.recordCompaction(c);
-    }
-
-    @Override
-    public void skipped(RangeAssessment recheck) {
-      if (recheck.verdict() == Verdict.WAITS_FOR_LEVEL0) {
-        metrics.headsWaitingForLevel0.incr();
-      } else if (recheck.verdict() == Verdict.SKIPPED_BY_READERS) {
-        metrics.headsSkippedByReaders.incr();
-      } else {
-        metrics.rangesSkippedStale.incr();
-      }
-    }
-
-    private static long count(CompactionPlan plan, Verdict v) {
-      return plan.notPlanned().stream().filter(a -> a.verdict() == v).count();
-    }
   }
 }

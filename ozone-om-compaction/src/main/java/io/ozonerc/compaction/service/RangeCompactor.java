@@ -18,7 +18,6 @@ import io.ozonerc.compaction.plan.Verdict;
 import io.ozonerc.compaction.service.RoundResult.Compacted;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -99,7 +98,8 @@ public final class RangeCompactor {
   /**
    * Runs one round.
    *
-   * @param stopRequested asked before each compaction; true ends the round as {@link Outcome#SHUTDOWN}
+   * @param stopRequested asked before each compaction; true ends the round as {@link Outcome#SHUTDOWN} (the service
+   *                      reports the round as {@link Outcome#PAUSED} when a pause asked)
    * @throws IOException from the store (a {@link StoreUnavailableException} while it is closed or replaced)
    */
   public RoundResult run(RoundSettings s, BooleanSupplier stopRequested) throws IOException {
@@ -355,15 +355,6 @@ public final class RangeCompactor {
 
   private String pressureReason(RoundSettings s) throws IOException {
     return store.writePressure().reasonToStop(s.pendingBytesLimit(), s.level0FilesLimit());
-  }
-
-  /** A duration in nanoseconds, saturated at {@code Long.MAX_VALUE} (~292 years) instead of overflowing. */
-  static long nanos(Duration d) {
-    try {
-      return d.toNanos();
-    } catch (ArithmeticException e) {
-      return Long.MAX_VALUE;
-    }
   }
 
   private long elapsedMs(long start) {

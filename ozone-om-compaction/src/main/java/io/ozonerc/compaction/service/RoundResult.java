@@ -38,7 +38,7 @@ public record RoundResult(Outcome outcome, String detail, CompactionPlan plan, H
 
   /** How a round ended. */
   public enum Outcome {
-    COMPLETED, PRESSURE, TIME_BUDGET, SHUTDOWN, BACKING_OFF, LEADER_SKIPPED, STORE_UNAVAILABLE, FAILED;
+    COMPLETED, PRESSURE, TIME_BUDGET, SHUTDOWN, PAUSED, BACKING_OFF, LEADER_SKIPPED, STORE_UNAVAILABLE, FAILED;
 
     @Override
     public String toString() {

@@ -2,6 +2,7 @@ package io.ozonerc.compaction.service;
 
 import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.plan.PlannerSettings;
+import java.time.Duration;
 import java.util.Set;
 
 /**
@@ -20,7 +21,7 @@ public record RoundSettings(Set<String> tables, PlannerSettings planner, boolean
 
   /** The service's round: everything from the configuration, with the planner settings for this OM's role. */
   public static RoundSettings of(RangeCompactionConfig config, PlannerSettings planner) {
-    return new RoundSettings(config.tableSet(), planner, config.isMemtableFlush(), RangeCompactor.nanos(config.getTimeout()),
+    return new RoundSettings(config.tableSet(), planner, config.isMemtableFlush(), nanos(config.getTimeout()),
         config.getPressurePendingCompactionBytes(), config.getPressureLevel0Files(), config.getDeadHeadMinKeys());
   }
 
@@ -32,5 +33,14 @@ public record RoundSettings(Set<String> tables, PlannerSettings planner, boolean
    */
   public static RoundSettings offline(Set<String> tables, PlannerSettings planner, long deadHeadMinKeys) {
     return new RoundSettings(tables, planner, false, 0, Long.MAX_VALUE, Long.MAX_VALUE, deadHeadMinKeys);
+  }
+
+  /** A duration in nanoseconds, saturated at {@code Long.MAX_VALUE} (~292 years) instead of overflowing. */
+  static long nanos(Duration d) {
+    try {
+      return d.toNanos();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
   }
 }

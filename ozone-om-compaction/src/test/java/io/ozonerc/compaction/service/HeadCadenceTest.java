@@ -220,7 +220,7 @@ class HeadCadenceTest {
     churn(3_000); // 6,000 dead internal keys in 5 s: the threshold of 2,000 was reached well before 5 s
     clock.addAndGet(5 * SECOND);
     RangeCompactionService.Tick check = service.tick();
-    assertEquals(RangeCompactionService.Due.HEAD_CHECK, check.due());
+    assertEquals(Schedule.Due.HEAD_CHECK, check.due());
     assertEquals(1, check.result().compacted().size(), check.result().describe().toString());
     long fast = service.getMetrics().getHeadCheckWaitMs();
     assertTrue(fast >= 1_000 && fast < 5_000, "paced to the growth, (2000 - left) / rate: " + fast);
@@ -228,7 +228,7 @@ class HeadCadenceTest {
     churn(2_500); // grows on
     clock.addAndGet((fast + 1) * 1_000_000L);
     RangeCompactionService.Tick sooner = service.tick();
-    assertEquals(RangeCompactionService.Due.HEAD_CHECK, sooner.due(), "due before the fixed 5 s");
+    assertEquals(Schedule.Due.HEAD_CHECK, sooner.due(), "due before the fixed 5 s");
     assertEquals(1, sooner.result().compacted().size(), sooner.result().describe().toString());
     assertTrue(headSkips() <= 10, "after the paced check: " + headSkips());
 
@@ -237,10 +237,10 @@ class HeadCadenceTest {
     int checks = 0;
     while (wait < 30_000) {
       clock.addAndGet((wait - 500) * 1_000_000L);
-      assertEquals(RangeCompactionService.Due.NOTHING, service.tick().due(), "not before the wait of " + wait);
+      assertEquals(Schedule.Due.NOTHING, service.tick().due(), "not before the wait of " + wait);
       clock.addAndGet(501 * 1_000_000L); // the metric is the wait in whole ms, rounded down
       RangeCompactionService.Tick quiet = service.tick();
-      assertEquals(RangeCompactionService.Due.HEAD_CHECK, quiet.due());
+      assertEquals(Schedule.Due.HEAD_CHECK, quiet.due());
       assertEquals(0, quiet.result().compacted().size(), quiet.result().describe().toString());
       long next = service.getMetrics().getHeadCheckWaitMs();
       assertEquals(Math.min(30_000, 2 * wait), next, 2, "doubles while nothing grows");
@@ -252,31 +252,31 @@ class HeadCadenceTest {
 
   @Test
   void whatIsDueFollowsBothIntervals() {
-    RangeCompactionConfig c = RangeCompactionConfig.from(new OzoneConfiguration()); // 10m, 5s (1s..30s)
+    Schedule.Settings c = Schedule.Settings.of(RangeCompactionConfig.from(new OzoneConfiguration())); // 10m, 5s
     long m = 60 * SECOND;
     long w = 5 * SECOND;
-    assertEquals(RangeCompactionService.Due.ROUND, RangeCompactionService.due(0, null, null, c, w));
-    assertEquals(RangeCompactionService.Due.NOTHING, RangeCompactionService.due(4 * SECOND, 0L, null, c, w));
-    assertEquals(RangeCompactionService.Due.HEAD_CHECK, RangeCompactionService.due(5 * SECOND, 0L, null, c, w));
-    assertEquals(RangeCompactionService.Due.NOTHING,
-        RangeCompactionService.due(7 * SECOND, 0L, 5 * SECOND, c, w), "5 s after the last check, not the round");
-    assertEquals(RangeCompactionService.Due.ROUND, RangeCompactionService.due(10 * m, 0L, 10 * m - SECOND, c, w));
-    assertEquals(RangeCompactionService.Due.HEAD_CHECK,
-        RangeCompactionService.due(7 * SECOND, 0L, 5 * SECOND, c, 2 * SECOND), "a paced 2 s wait");
-    assertEquals(RangeCompactionService.Due.HEAD_CHECK,
-        RangeCompactionService.due(6 * SECOND, 0L, 5 * SECOND, c, 1), "a wait below min is min (1 s)");
-    assertEquals(RangeCompactionService.Due.NOTHING,
-        RangeCompactionService.due(34 * SECOND, 0L, 5 * SECOND, c, 9 * m), "a wait above max is max (30 s)...");
-    assertEquals(RangeCompactionService.Due.HEAD_CHECK,
-        RangeCompactionService.due(35 * SECOND, 0L, 5 * SECOND, c, 9 * m), "...and then due");
+    assertEquals(Schedule.Due.ROUND, Schedule.due(0, null, null, c, w));
+    assertEquals(Schedule.Due.NOTHING, Schedule.due(4 * SECOND, 0L, null, c, w));
+    assertEquals(Schedule.Due.HEAD_CHECK, Schedule.due(5 * SECOND, 0L, null, c, w));
+    assertEquals(Schedule.Due.NOTHING,
+        Schedule.due(7 * SECOND, 0L, 5 * SECOND, c, w), "5 s after the last check, not the round");
+    assertEquals(Schedule.Due.ROUND, Schedule.due(10 * m, 0L, 10 * m - SECOND, c, w));
+    assertEquals(Schedule.Due.HEAD_CHECK,
+        Schedule.due(7 * SECOND, 0L, 5 * SECOND, c, 2 * SECOND), "a paced 2 s wait");
+    assertEquals(Schedule.Due.HEAD_CHECK,
+        Schedule.due(6 * SECOND, 0L, 5 * SECOND, c, 1), "a wait below min is min (1 s)");
+    assertEquals(Schedule.Due.NOTHING,
+        Schedule.due(34 * SECOND, 0L, 5 * SECOND, c, 9 * m), "a wait above max is max (30 s)...");
+    assertEquals(Schedule.Due.HEAD_CHECK,
+        Schedule.due(35 * SECOND, 0L, 5 * SECOND, c, 9 * m), "...and then due");
 
     OzoneConfiguration conf = new OzoneConfiguration();
     conf.set("ozone.om.range.compaction.head.check.interval", "0s");
     RangeCompactionConfig noChecks = RangeCompactionConfig.from(conf);
-    assertEquals(RangeCompactionService.Due.NOTHING, RangeCompactionService.due(9 * m, 0L, null, noChecks, w));
+    assertEquals(Schedule.Due.NOTHING, Schedule.due(9 * m, 0L, null, Schedule.Settings.of(noChecks), w));
     conf.set("ozone.om.range.compaction.head.check.interval", "5s");
     conf.set("ozone.om.range.compaction.dead.head.min.keys", "0");
     RangeCompactionConfig headsOff = RangeCompactionConfig.from(conf);
-    assertEquals(RangeCompactionService.Due.NOTHING, RangeCompactionService.due(9 * m, 0L, null, headsOff, w));
+    assertEquals(Schedule.Due.NOTHING, Schedule.due(9 * m, 0L, null, Schedule.Settings.of(headsOff), w));
   }
 }

@@ -167,7 +167,7 @@ class RangeCompactionServiceClockTest {
       "1, 9223372036854775807, 2147483647, 9223372036854775807",
       "4611686018427387904, 9223372036854775807, 3, 9223372036854775807"})
   void backOffScheduleAndCap(long interval, long max, int stops, long expected) {
-    assertEquals(expected, RangeCompactionService.backoffDelayNanos(interval, max, stops));
+    assertEquals(expected, Schedule.backoffDelayNanos(interval, max, stops));
   }
 
   /** The largest interval and cap the configuration accepts, doubled 70 times: the back-off saturates at the cap. */
@@ -196,8 +196,8 @@ class RangeCompactionServiceClockTest {
   void leaderPolicyReducedGivesTheLeaderAQuarterOfRangesAndBytes() {
     RangeCompactionConfig reduced = config("ozone.om.range.compaction.leader.policy", "reduced",
         "ozone.om.range.compaction.ranges.per.run", "20", "ozone.om.range.compaction.bytes.per.run", "4GB");
-    PlannerSettings follower = RangeCompactionService.settingsForRole(reduced, false);
-    PlannerSettings leader = RangeCompactionService.settingsForRole(reduced, true);
+    PlannerSettings follower = Schedule.settingsForRole(reduced, false);
+    PlannerSettings leader = Schedule.settingsForRole(reduced, true);
     assertEquals(20, follower.rangesPerRun());
     assertEquals(4L << 30, follower.maxBytesPerRun());
     assertEquals(5, leader.rangesPerRun());
@@ -205,18 +205,18 @@ class RangeCompactionServiceClockTest {
     assertEquals(follower.minTombstones(), leader.minTombstones());
     assertEquals(follower.tombstoneRatio(), leader.tombstoneRatio());
     // At least one range, so a leader under a small budget still compacts.
-    assertEquals(1, RangeCompactionService.settingsForRole(config("ozone.om.range.compaction.leader.policy",
+    assertEquals(1, Schedule.settingsForRole(config("ozone.om.range.compaction.leader.policy",
         "reduced", "ozone.om.range.compaction.ranges.per.run", "3"), true).rangesPerRun());
     // 0 keeps its meaning on the leader: ranges.per.run=0 plans only, bytes.per.run=0 is no limit.
-    PlannerSettings planOnly = RangeCompactionService.settingsForRole(config("ozone.om.range.compaction.leader"
+    PlannerSettings planOnly = Schedule.settingsForRole(config("ozone.om.range.compaction.leader"
         + ".policy", "reduced", "ozone.om.range.compaction.ranges.per.run", "0",
         "ozone.om.range.compaction.bytes.per.run", "0"), true);
     assertEquals(0, planOnly.rangesPerRun());
     assertEquals(0, planOnly.maxBytesPerRun());
-    assertEquals(1, RangeCompactionService.settingsForRole(config("ozone.om.range.compaction.leader.policy",
+    assertEquals(1, Schedule.settingsForRole(config("ozone.om.range.compaction.leader.policy",
         "reduced", "ozone.om.range.compaction.bytes.per.run", "3"), true).maxBytesPerRun(), "3 bytes stay a limit");
-    assertEquals(20, RangeCompactionService.settingsForRole(config(), true).rangesPerRun(), "normal");
-    assertNull(RangeCompactionService.settingsForRole(config("ozone.om.range.compaction.leader.policy", "skip"),
+    assertEquals(20, Schedule.settingsForRole(config(), true).rangesPerRun(), "normal");
+    assertNull(Schedule.settingsForRole(config("ozone.om.range.compaction.leader.policy", "skip"),
         true));
   }
 

@@ -1,0 +1,324 @@
+package io.ozonerc.compaction.service;
+
+import io.ozonerc.compaction.RangeCompactionConfig;
+import io.ozonerc.compaction.plan.HeadPace;
+import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.PlannerSettings;
+import io.ozonerc.compaction.service.RoundResult.Outcome;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/**
+ * When the service runs a round or a head check, and why it does not: its time logic as one value. The caller
+ * reads the clock and passes the time in; nothing here touches RocksDB.
+ *
+ * <h2>What is due</h2>
+ * A full round when none has run yet or {@code interval} has passed since the last scheduled round ended (so a new
+ * interval counts from that end); else a head check, when head checks are on, once the paced wait has passed since
+ * the last round or check ended; else nothing. The wait starts at {@code head.check.interval}, is paced after each
+ * pass over heads by {@link HeadPace} within {@code head.check.min.interval} and {@code head.check.max.interval},
+ * and starts over on every reconfiguration.
+ *
+ * <h2>The guard</h2>
+ * {@link #scheduled} and {@link #explicit} decide whether a round or head check runs, or why not, in this order:
+ * the service is stopping ({@code SHUTDOWN}); it is paused ({@code PAUSED}, scheduled only); a back-off is in force
+ * ({@code BACKING_OFF}, scheduled only); {@code leader.policy=skip} on the leader ({@code LEADER_SKIPPED}). A round
+ * or head check stopped for write pressure starts a back-off of interval x 2^(n-1) after n consecutive pressure
+ * stops, at most {@code backoff.max}; a round that completes ends it and the count starts again.
+ *
+ * <h2>Pause</h2>
+ * Every reconfiguration with {@code service.enabled=false} is a pause. A pass that began before a pause stops at its
+ * next compaction ({@link Pass#paused()}); while paused no scheduled pass begins. An explicit round begun while
+ * paused runs (an operator asked for it) until the next pause.
+ *
+ * <p>Times are {@link System#nanoTime()} readings, compared only as differences, so a clock that wraps is safe.
+ * {@link #scheduled}, {@link #explicit} and {@link #finish} are called one at a time (the service's round lock);
+ * {@link #reconfigure}, {@link #stop} and what they change are safe from any thread.
+ */
+final class Schedule {
+  /** What a wake of the service's thread should do. */
+  enum Due { ROUND, HEAD_CHECK, NOTHING }
+
+  /**
+   * What the schedule and a round read of one configuration, converted once.
+   *
+   * @param headPace the bounds head checks are paced within; null when head checks are off
+   *                 ({@code dead.head.min.keys=0} or {@code head.check.interval=0})
+   */
+  record Settings(RangeCompactionConfig config, boolean enabled, long intervalNanos, long timeoutNanos,
+      long backoffMaxNanos, long headCheckNanos, HeadPace.Bounds headPace) {
+    static Settings of(RangeCompactionConfig c) {
+      boolean checks = c.getDeadHeadMinKeys() > 0 && !c.getHeadCheckInterval().isZero();
+      HeadPace.Bounds pace = checks ? new HeadPace.Bounds(c.getDeadHeadMinKeys(),
+          RoundSettings.nanos(c.getHeadCheckMinInterval()), RoundSettings.nanos(c.getHeadCheckMaxInterval())) : null;
+      return new Settings(c, c.isEnabled(), RoundSettings.nanos(c.getInterval()), RoundSettings.nanos(c.getTimeout()),
+          RoundSettings.nanos(c.getBackoffMax()), RoundSettings.nanos(c.getHeadCheckInterval()), pace);
+    }
+  }
+
+  /** The settings in force and how many reconfigurations paused the service; replaced as a whole. */
+  private record Version(Settings settings, long pauses) { }
+
+  private volatile Version version;
+  private volatile boolean stopping;
+  private volatile long headWaitNanos;
+  private volatile Long lastRoundEnd; // the last scheduled round that counted; null before the first
+  private volatile Long lastCheckEnd; // the last head check; null before the first
+  private int pressureStops;
+  private volatile long backoffStart; // read for the gauge on other threads
+  private volatile long backoffNanos;
+  private Map<KeyRange, Long> headsLeft = Map.of(); // what the last pass over heads left each at
+  private long headsReadAt;                         // when that pass began
+
+  Schedule(Settings settings) {
+    version = new Version(settings, 0);
+    headWaitNanos = settings.headCheckNanos();
+  }
+
+  Settings settings() {
+    return version.settings();
+  }
+
+  /** New settings, from now on: the head-check pace starts over; disabled settings are a pause. */
+  synchronized void reconfigure(Settings s) {
+    Version v = version;
+    version = new Version(s, s.enabled() ? v.pauses() : v.pauses() + 1);
+    headWaitNanos = s.headCheckNanos();
+  }
+
+  /** Sets or clears the stop flag that every pass checks before each compaction. */
+  void stop(boolean stop) {
+    stopping = stop;
+  }
+
+  boolean stopping() {
+    return stopping;
+  }
+
+  /** The wait before the next head check, as paced. */
+  long headWaitNanos() {
+    return headWaitNanos;
+  }
+
+  /** Whether a back-off keeps scheduled passes from running at {@code now}. */
+  boolean backingOff(long now) {
+    return backoffNanos > 0 && now - backoffStart < backoffNanos;
+  }
+
+  /** The length of the current back-off; 0 when none. */
+  long backoffNanos() {
+    return backoffNanos;
+  }
+
+  /** Whether the service's thread has anything to run at {@code now}: not while stopping or paused. */
+  boolean wake(long now) {
+    Settings s = version.settings();
+    return !stopping && s.enabled() && due(now, lastRoundEnd, lastCheckEnd, s, headWaitNanos) != Due.NOTHING;
+  }
+
+  /**
+   * What is due at {@code now} (see the class comment). The wait before a head check is {@code headWait} kept
+   * within the pace bounds.
+   *
+   * @param lastRoundEnd end of the last scheduled round, or null before the first
+   * @param lastCheckEnd end of the last head check, or null before the first
+   */
+  static Due due(long now, Long lastRoundEnd, Long lastCheckEnd, Settings s, long headWait) {
+    if (lastRoundEnd == null || now - lastRoundEnd >= s.intervalNanos()) {
+      return Due.ROUND;
+    }
+    HeadPace.Bounds b = s.headPace();
+    if (b == null) {
+      return Due.NOTHING;
+    }
+    long wait = Math.max(b.minNanos(), Math.min(b.maxNanos(), headWait));
+    long last = lastCheckEnd != null && lastCheckEnd - lastRoundEnd > 0 ? lastCheckEnd : lastRoundEnd;
+    return now - last >= wait ? Due.HEAD_CHECK : Due.NOTHING;
+  }
+
+  /** The scheduled pass due at {@code now}, let through or refused by the guard; null when nothing is due. */
+  Pass scheduled(long now, BooleanSupplier leader) {
+    Version v = version;
+    Due d = due(now, lastRoundEnd, lastCheckEnd, v.settings(), headWaitNanos);
+    return d == Due.NOTHING ? null : admit(v, d, false, now, leader);
+  }
+
+  /** A round an operator or tool asked for at {@code now}: it runs while paused and during a back-off. */
+  Pass explicit(long now, BooleanSupplier leader) {
+    return admit(version, Due.ROUND, true, now, leader);
+  }
+
+  private Pass admit(Version v, Due kind, boolean explicit, long now, BooleanSupplier leader) {
+    Settings s = v.settings();
+    if (stopping) {
+      return new Pass(kind, explicit, now, v, Outcome.SHUTDOWN, "service stopping", null);
+    }
+    if (!explicit && !s.enabled()) {
+      return new Pass(kind, false, now, v, Outcome.PAUSED, RangeCompactionConfig.ENABLED_KEY + "=false", null);
+    }
+    if (!explicit && backingOff(now)) {
+      return new Pass(kind, false, now, v, Outcome.BACKING_OFF, "backing off after write pressure", null);
+    }
+    PlannerSettings planner = settingsForRole(s.config(), leader.getAsBoolean());
+    if (planner == null) {
+      return new Pass(kind, explicit, now, v, Outcome.LEADER_SKIPPED, "leader.policy=skip and this OM is the leader",
+          null);
+    }
+    return new Pass(kind, explicit, now, v, null, "", RoundSettings.of(s.config(), planner));
+  }
+
+  /**
+   * Books a pass that ended at {@code end} with {@code r}: a pressure stop backs off and a completed round ends
+   * the back-off; a scheduled pass sets when the next one is due and paces head checks from the heads it read.
+   * A scheduled round refused for stopping, pause or back-off does not count as a round, so the next tick tries
+   * again.
+   */
+  void finish(Pass p, RoundResult r, long end) {
+    Settings s = p.version.settings();
+    if (r.outcome() == Outcome.PRESSURE) {
+      pressureStops++;
+      backoffStart = p.start;
+      backoffNanos = backoffDelayNanos(s.intervalNanos(), s.backoffMaxNanos(), pressureStops);
+    } else if (r.outcome() == Outcome.COMPLETED && p.kind == Due.ROUND) {
+      pressureStops = 0;
+      backoffNanos = 0;
+    }
+    if (p.explicit) {
+      return;
+    }
+    if (p.kind == Due.HEAD_CHECK) {
+      lastCheckEnd = end;
+    } else if (p.counts()) {
+      lastRoundEnd = end;
+    }
+    if (s.headPace() != null && !r.heads().isEmpty()) {
+      pace(p, r.heads());
+    }
+  }
+
+  /** Paces head checks from what a pass read, unless a reconfiguration since it began restarted the pace. */
+  private synchronized void pace(Pass p, List<HeadPace.Reading> heads) {
+    if (version != p.version) {
+      return;
+    }
+    long elapsed = headsLeft.isEmpty() ? 0 : p.start - headsReadAt;
+    headWaitNanos = HeadPace.nextWait(headsLeft, elapsed, heads, headWaitNanos, p.version.settings().headPace());
+    Map<KeyRange, Long> left = new HashMap<>();
+    heads.forEach(h -> left.put(h.range(), h.left()));
+    headsLeft = left;
+    headsReadAt = p.start;
+  }
+
+  /**
+   * The back-off after {@code stops} consecutive pressure stops: {@code interval x 2^(stops-1)}, at most
+   * {@code max}. Doubling stops at the cap, so no value of {@code stops} overflows.
+   */
+  static long backoffDelayNanos(long interval, long max, int stops) {
+    long delay = Math.min(max, interval);
+    for (int i = 1; i < stops && delay < max; i++) {
+      delay = delay > max / 2 ? max : delay * 2;
+    }
+    return delay;
+  }
+
+  /**
+   * The planner settings for an OM's Ratis role, or null to skip the round: the configured ones, except for the
+   * leader under {@code leader.policy=reduced} (a quarter of ranges and bytes, at least one of each unless the
+   * configured value is 0, which keeps its meaning: plan only, or no byte limit) or {@code skip}.
+   */
+  static PlannerSettings settingsForRole(RangeCompactionConfig config, boolean leader) {
+    PlannerSettings s = config.plannerSettings();
+    if (!leader) {
+      return s;
+    }
+    return switch (config.leaderPolicy()) {
+      case NORMAL -> s;
+      case SKIP -> null;
+      // The leader serves client reads, followers catch up on compaction.
+      case REDUCED -> new PlannerSettings(s.minTombstones(), s.tombstoneRatio(), s.maxCompactionEntries(),
+          (int) quarter(s.rangesPerRun()), quarter(s.maxBytesPerRun()), s.bottommost());
+    };
+  }
+
+  /** A quarter of {@code n}, at least 1 when {@code n} is positive; 0 for 0. */
+  private static long quarter(long n) {
+    return n <= 0 ? n : Math.max(1, n / 4);
+  }
+
+  /**
+   * The guard's answer for one round or head check: let through ({@link #refusal()} null) with the settings it
+   * runs with, or refused with the outcome that says why.
+   */
+  final class Pass {
+    private final Due kind;
+    private final boolean explicit;
+    private final long start;
+    private final Version version;
+    private final Outcome refusal;
+    private final String why;
+    private final RoundSettings round;
+
+    private Pass(Due kind, boolean explicit, long start, Version version, Outcome refusal, String why,
+        RoundSettings round) {
+      this.kind = kind;
+      this.explicit = explicit;
+      this.start = start;
+      this.version = version;
+      this.refusal = refusal;
+      this.why = why;
+      this.round = round;
+    }
+
+    Due kind() {
+      return kind;
+    }
+
+    long start() {
+      return start;
+    }
+
+    /** Why the pass may not run, or null when it may. */
+    Outcome refusal() {
+      return refusal;
+    }
+
+    String why() {
+      return why;
+    }
+
+    /** The frozen inputs of the round or head check; null when refused. */
+    RoundSettings round() {
+      return round;
+    }
+
+    /**
+     * Whether it counts as a round run (the rounds-run metric, the last round's end): let through, or skipped
+     * for the leader policy on purpose; not when refused for stopping, pause or back-off.
+     */
+    boolean counts() {
+      return refusal == null || refusal == Outcome.LEADER_SKIPPED;
+    }
+
+    /** Whether the service was paused after this pass began: it may start no compaction now. */
+    boolean paused() {
+      Version now = Schedule.this.version;
+      return !now.settings().enabled() && now.pauses() != version.pauses();
+    }
+
+    /** The stop the compactor asks for before each compaction: shutdown or a pause. */
+    boolean stopRequested() {
+      return stopping || paused();
+    }
+
+    /** {@code r} as the compactor returned it, a stop for a pause reported as {@code PAUSED}, not as shutdown. */
+    RoundResult settle(RoundResult r) {
+      if (r.outcome() != Outcome.SHUTDOWN || stopping || !paused()) {
+        return r;
+      }
+      return new RoundResult(Outcome.PAUSED, RangeCompactionConfig.ENABLED_KEY + "=false", r.plan(), r.headPlan(),
+          r.flushed(), r.compacted(), r.skipped(), r.left(), r.durationMs(), r.heads());
+    }
+  }
+}
