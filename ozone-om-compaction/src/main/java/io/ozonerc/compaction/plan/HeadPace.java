@@ -2,6 +2,7 @@ package io.ozonerc.compaction.plan;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * How long to wait before the next head check: shorter while a dead head grows toward the threshold, longer while
@@ -109,5 +110,19 @@ public final class HeadPace {
 
   private static long saturatedDouble(long n) {
     return n > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * n;
+  }
+
+  /** Verdicts that leave a qualifying head for a reason time alone does not change ({@link Reading#held}). */
+  private static final Set<Verdict> HELD = Set.of(Verdict.WAITS_FOR_LEVEL0, Verdict.BUSY,
+      Verdict.NO_PROGRESS, Verdict.SKIPPED_BY_READERS);
+
+  /**
+   * Marks the reading of the head {@code a} assessed (keyed by its probed range) as held when its verdict is one
+   * time alone does not change.
+   */
+  public static void markHeld(Map<KeyRange, Reading> readings, RangeAssessment a) {
+    if (HELD.contains(a.verdict())) {
+      readings.computeIfPresent(a.probed(), (k, v) -> new Reading(k, v.probed(), v.left(), true));
+    }
   }
 }

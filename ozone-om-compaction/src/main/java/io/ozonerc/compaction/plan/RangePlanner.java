@@ -213,6 +213,13 @@ public final class RangePlanner {
   }
 
   /** A table's bucket ranges in key order. */
+  /** {@link #sortedBuckets(List)} of every table. */
+  public static Map<String, List<KeyRange>> sortedBuckets(Map<String, List<KeyRange>> buckets) {
+    Map<String, List<KeyRange>> out = new HashMap<>();
+    buckets.forEach((table, b) -> out.put(table, sortedBuckets(b)));
+    return out;
+  }
+
   public static List<KeyRange> sortedBuckets(List<KeyRange> buckets) {
     List<KeyRange> sorted = new ArrayList<>(buckets);
     sorted.sort(Comparator.comparing(KeyRange::begin, Keys::compare));

@@ -1,6 +1,10 @@
 package io.ozonerc.compaction.plan;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -50,5 +54,14 @@ public record SstFile(String table, String name, int level, byte[] smallestKey, 
 
   boolean overlaps(byte[] begin, byte[] end) {
     return Keys.overlaps(smallestKey, largestKey, begin, end);
+  }
+
+  /** {@code files} by table, in their order. */
+  public static Map<String, List<SstFile>> byTable(List<SstFile> files) {
+    Map<String, List<SstFile>> out = new HashMap<>();
+    for (SstFile f : files) {
+      out.computeIfAbsent(f.table(), t -> new ArrayList<>()).add(f);
+    }
+    return out;
   }
 }

@@ -1,6 +1,6 @@
 package io.ozonerc.compaction.service;
 
-import io.ozonerc.compaction.RangeCompactionConfig;
+import io.ozonerc.compaction.plan.Budget;
 import io.ozonerc.compaction.plan.CompactionPlan;
 import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.HeadPace;
@@ -8,13 +8,11 @@ import io.ozonerc.compaction.plan.HeadPlan;
 import io.ozonerc.compaction.plan.HeadPlanner;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.MemtableFacts;
-import io.ozonerc.compaction.plan.Budget;
-import io.ozonerc.compaction.plan.PlanWork;
 import io.ozonerc.compaction.plan.PlanMemory;
+import io.ozonerc.compaction.plan.PlanWork;
 import io.ozonerc.compaction.plan.RangeAssessment;
 import io.ozonerc.compaction.plan.RangePlanner;
 import io.ozonerc.compaction.plan.SstFile;
-import io.ozonerc.compaction.plan.Verdict;
 import io.ozonerc.compaction.service.RoundResult.Compacted;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
 import java.io.IOException;
@@ -23,7 +21,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
@@ -111,7 +108,7 @@ public final class RangeCompactor {
     CompactionExecutor.StopCheck stops = () -> stopReason(s, start, stopRequested);
     List<MemtableFacts> flushed = s.flushMemtables() ? flushMemtablesThatQualify(s, stopRequested) : List.of();
     Map<String, List<KeyRange>> buckets = store.bucketRanges(s.tables());
-    Map<String, List<KeyRange>> sortedBuckets = sortedBuckets(buckets);
+    Map<String, List<KeyRange>> sortedBuckets = RangePlanner.sortedBuckets(buckets);
     List<SstFile> files = store.liveFiles(s.tables());
     HeadPlan headPlan = HeadPlan.NONE;
     Pass heads = Pass.NONE;
@@ -151,7 +148,7 @@ public final class RangeCompactor {
   public RoundPlan planRound(RoundSettings s) throws IOException {
     Map<String, List<KeyRange>> buckets = store.bucketRanges(s.tables());
     List<SstFile> files = store.liveFiles(s.tables());
-    HeadPlan heads = s.deadHeadMinKeys() > 0 ? planHeads(s, files, sortedBuckets(buckets), false) : HeadPlan.NONE;
+    HeadPlan heads = s.deadHeadMinKeys() > 0 ? planHeads(s, files, RangePlanner.sortedBuckets(buckets), false) : HeadPlan.NONE;
     List<KeyRange> noProgress = memory.unchangedRanges(files);
     return new RoundPlan(heads, RangePlanner.plan(files, buckets, noProgress, s.planner()), List.copyOf(files));
   }
@@ -178,10 +175,6 @@ public final class RangeCompactor {
     Pass heads = runHeads(s, plan, Map.of(), () -> stopReason(s, start, stopRequested));
     return heads.result(null, plan, List.of(), elapsedMs(start));
   }
-
-  /** Verdicts that leave a qualifying head for a reason time alone does not change ({@link HeadPace.Reading#held}). */
-  private static final Set<Verdict> HELD = Set.of(Verdict.WAITS_FOR_LEVEL0, Verdict.BUSY, Verdict.NO_PROGRESS,
-      Verdict.SKIPPED_BY_READERS);
 
   /** Why a round stops before its next compaction. */
   record Stop(Outcome outcome, String detail) { }
@@ -215,7 +208,7 @@ public final class RangeCompactor {
   private HeadPlan planHeads(RoundSettings s, List<SstFile> files, Map<String, List<KeyRange>> sortedBuckets,
       boolean hotOnly) throws IOException {
     long minDead = s.deadHeadMinKeys();
-    Map<String, List<SstFile>> filesByTable = byTable(files);
+    Map<String, List<SstFile>> filesByTable = SstFile.byTable(files);
     Map<String, Long> memDeletes = new HashMap<>();
     if (!hotOnly) {
       store.memtables(s.tables()).forEach(m -> memDeletes.put(m.table(), m.deletes()));
@@ -249,7 +242,7 @@ public final class RangeCompactor {
         new HeadPace.Reading(h.range(), h.deadEntries(), h.deadEntries())));
     listener.headsProbed(headPlan.probed());
     listener.headsPlanned(headPlan.plan());
-    headPlan.plan().notPlanned().forEach(a -> markHeld(readings, a));
+    headPlan.plan().notPlanned().forEach(a -> HeadPace.markHeld(readings, a));
     return runAll(headPlan.plan().planned(), sortedBuckets, s, stops, Pass.NONE, readings);
   }
 
@@ -273,7 +266,7 @@ public final class RangeCompactor {
         skipped.add(ran.skipped());
         listener.skipped(ran.skipped());
         if (readings != null) {
-          markHeld(readings, ran.skipped());
+          HeadPace.markHeld(readings, ran.skipped());
         }
         continue;
       }
@@ -298,27 +291,6 @@ public final class RangeCompactor {
 
   private static List<HeadPace.Reading> readingsOf(Map<KeyRange, HeadPace.Reading> readings, Pass before) {
     return readings == null ? before.readings() : List.copyOf(readings.values());
-  }
-
-  /** Marks the reading of the head {@code a} assessed as held when its verdict is one time alone does not change. */
-  private static void markHeld(Map<KeyRange, HeadPace.Reading> readings, RangeAssessment a) {
-    if (HELD.contains(a.verdict())) {
-      readings.computeIfPresent(a.probed(), (k, v) -> new HeadPace.Reading(k, v.probed(), v.left(), true));
-    }
-  }
-
-  private static Map<String, List<KeyRange>> sortedBuckets(Map<String, List<KeyRange>> buckets) {
-    Map<String, List<KeyRange>> out = new HashMap<>();
-    buckets.forEach((t, b) -> out.put(t, RangePlanner.sortedBuckets(b)));
-    return out;
-  }
-
-  private static Map<String, List<SstFile>> byTable(List<SstFile> files) {
-    Map<String, List<SstFile>> out = new HashMap<>();
-    for (SstFile f : files) {
-      out.computeIfAbsent(f.table(), t -> new ArrayList<>()).add(f);
-    }
-    return out;
   }
 
   /** Shutdown, time budget or write pressure, checked before each compaction; null to go on. */
