@@ -65,6 +65,14 @@ class PlanEquivalenceTest {
       int stopAfter = rnd.nextInt(5) == 0 ? rnd.nextInt(20) : Integer.MAX_VALUE;
       actual.put("random " + seed, digest(s, noProgress, settings, stopAfter));
     }
+    for (int seed = 1; seed <= 150; seed++) {
+      Random rnd = new Random(1_000 + seed);
+      Store s = adjoining(rnd);
+      PlannerSettings settings = new PlannerSettings(new long[] {0, 10, 500}[rnd.nextInt(3)],
+          new double[] {0.05, 0.3, 0.6}[rnd.nextInt(3)], new long[] {1_000, 50_000, 1_000_000}[rnd.nextInt(3)],
+          1 + rnd.nextInt(10), 0, BottommostMode.values()[rnd.nextInt(3)]);
+      actual.put("adjoining " + seed, digest(s, List.of(), settings, Integer.MAX_VALUE));
+    }
     if (Boolean.getBoolean("planner.rewrite")) {
       List<String> lines = new ArrayList<>();
       actual.forEach((k, v) -> lines.add(v + " " + k));
@@ -278,6 +286,34 @@ class PlanEquivalenceTest {
     files.add(sst("otherTable", 0, Keys.utf8("/a"), Keys.utf8("/z"), 10, 10, seq++, false)); // not considered
     java.util.Collections.shuffle(files, rnd);
     return new Store(files, buckets);
+  }
+
+  /**
+   * Ranges of a partition of the key space (each ends where the next begins, or a little before), the last one
+   * maybe to +inf, given in any order, over the files of a random store.
+   */
+  private static Store adjoining(Random rnd) {
+    java.util.TreeSet<byte[]> cuts = new java.util.TreeSet<>(Keys::compare);
+    for (int i = 2 + rnd.nextInt(10); i > 0; i--) {
+      cuts.add(key(rnd));
+    }
+    List<byte[]> c = new ArrayList<>(cuts);
+    List<KeyRange> ranges = new ArrayList<>();
+    for (int i = 0; i + 1 < c.size(); i++) {
+      byte[] end = c.get(i + 1);
+      if (rnd.nextInt(4) == 0 && Keys.compare(Keys.keySuccessor(c.get(i)), end) < 0) {
+        end = Keys.keySuccessor(c.get(i)); // a gap before the next
+      }
+      ranges.add(new KeyRange(T, "r" + i, c.get(i), end));
+    }
+    if (rnd.nextBoolean()) {
+      ranges.add(new KeyRange(T, "last", c.get(c.size() - 1), null));
+    }
+    if (rnd.nextBoolean()) {
+      java.util.Collections.shuffle(ranges, rnd);
+    }
+    Store files = random(rnd);
+    return new Store(files.files(), Map.of(T, ranges));
   }
 
   /** A key near the buckets' bounds: bucket prefixes, their successors, keys inside and between buckets. */
