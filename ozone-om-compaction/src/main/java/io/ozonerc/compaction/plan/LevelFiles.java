@@ -1,11 +1,8 @@
 package io.ozonerc.compaction.plan;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.function.IntPredicate;
-import java.util.stream.IntStream;
 
 /**
  * The files of one LSM level of one table, sorted by smallest key, with prefix sums, so that a range query costs a
@@ -22,6 +19,9 @@ import java.util.stream.IntStream;
 final class LevelFiles {
   final int level;
   final SstFile[] files;
+  /** Smallest and largest key of each of {@link #files}: the smallest ascend, the largest too when disjoint. */
+  final byte[][] smallest;
+  final byte[][] largest;
   /** No two files share a key: largest keys ascend with smallest keys. */
   final boolean disjoint;
   private final long[] entries;
@@ -50,15 +50,29 @@ final class LevelFiles {
   LevelFiles(int level, List<SstFile> levelFiles, PlanWork work) {
     this.level = level;
     this.work = work;
-    List<SstFile> sorted = new ArrayList<>(levelFiles);
-    sorted.sort(Comparator.comparing(SstFile::smallestKey, Keys::compare));
-    this.files = sorted.toArray(new SstFile[0]);
+    SstFile[] f = levelFiles.toArray(new SstFile[0]);
+    byte[][] lo = new byte[f.length][];
+    for (int i = 0; i < f.length; i++) {
+      lo[i] = f[i].smallestKey();
+    }
+    if (!Keys.ascending(lo)) { // RocksDB lists a level's files in key order: most levels come sorted
+      Arrays.sort(f, BY_SMALLEST); // stable: ties keep their order
+      for (int i = 0; i < f.length; i++) {
+        lo[i] = f[i].smallestKey();
+      }
+    }
+    this.files = f;
+    this.smallest = lo;
+    int n = files.length;
+    this.largest = new byte[n][];
+    for (int i = 0; i < n; i++) {
+      largest[i] = files[i].largestKey();
+    }
     boolean d = true;
-    for (int i = 1; i < files.length && d; i++) {
-      d = Keys.compare(files[i - 1].largestKey(), files[i].smallestKey()) < 0;
+    for (int i = 1; i < n && d; i++) {
+      d = Keys.compare(largest[i - 1], smallest[i]) < 0;
     }
     this.disjoint = d;
-    int n = files.length;
     entries = new long[n + 1];
     deletions = new long[n + 1];
     bytes = new long[n + 1];
@@ -76,8 +90,29 @@ final class LevelFiles {
     Arrays.fill(bucketsTouched, -1);
     bucketsEndingBefore = new int[n];
     bucketsBeginningUpTo = new int[n];
-    bySeqno = level > 0 ? null : IntStream.range(0, n).boxed()
-        .sorted(Comparator.comparingLong(i -> files[i].largestSeqno())).mapToInt(Integer::intValue).toArray();
+    bySeqno = level > 0 ? null : bySeqno(files);
+  }
+
+  /** Files by smallest key (a class, not a lambda: see {@link Keys#ORDER}). */
+  private static final Comparator<SstFile> BY_SMALLEST = new Comparator<>() {
+    @Override
+    public int compare(SstFile a, SstFile b) {
+      return Keys.compare(a.smallestKey(), b.smallestKey());
+    }
+  };
+
+  /** Indexes of {@code files} by largest sequence number, ties in index order (an insertion sort: level 0 is small). */
+  private static int[] bySeqno(SstFile[] files) {
+    int[] order = new int[files.length];
+    for (int i = 0; i < order.length; i++) {
+      int j = i;
+      while (j > 0 && files[order[j - 1]].largestSeqno() > files[i].largestSeqno()) {
+        order[j] = order[j - 1];
+        j--;
+      }
+      order[j] = i;
+    }
+    return order;
   }
 
   /**
@@ -87,7 +122,7 @@ final class LevelFiles {
   int from(byte[] begin) {
     if (begin != fromKey) { // one range asks for the same bounds many times (estimate, shares, cost)
       // first file whose largest >= begin
-      fromHint = search(i -> Keys.compare(files[i].largestKey(), begin) >= 0, fromHint);
+      fromHint = Keys.search(largest, begin, false, fromHint, work);
       fromKey = begin;
     }
     return fromHint;
@@ -100,10 +135,7 @@ final class LevelFiles {
     int k = inclusiveEnd ? 1 : 0;
     if (end != toKey[k]) {
       // first file whose smallest >= end (> end when inclusive)
-      toHint[k] = search(i -> {
-        int c = Keys.compare(files[i].smallestKey(), end);
-        return c > 0 || (c == 0 && !inclusiveEnd);
-      }, toHint[k]);
+      toHint[k] = Keys.search(smallest, end, inclusiveEnd, toHint[k], work);
       toKey[k] = end;
     }
     return toHint[k];
@@ -115,8 +147,8 @@ final class LevelFiles {
    */
   int[] spanRun(byte[] lo, byte[] hi) {
     if (lo != spanLo || hi != spanHi) {
-      int from = search(i -> Keys.compare(files[i].largestKey(), lo) >= 0, spanRun[0]);
-      int to = search(i -> Keys.compare(files[i].smallestKey(), hi) > 0, spanRun[1]);
+      int from = Keys.search(largest, lo, false, spanRun[0], work);
+      int to = Keys.search(smallest, hi, true, spanRun[1], work);
       spanLo = lo;
       spanHi = hi;
       spanRun = new int[] {from, to};
@@ -125,70 +157,16 @@ final class LevelFiles {
     return spanRun;
   }
 
-  /**
-   * The first index in [0, n] where {@code atOrAfter} holds (it holds for every index from there on), searched
-   * outwards from {@code hint} in doubling steps, then by bisection: O(log d) for an answer d files from the hint.
-   * A plan asks for ranges in key order, so d is small and a query costs a few comparisons.
-   */
-  private int search(IntPredicate atOrAfter, int hint) {
-    return search(files.length, atOrAfter, hint, work);
-  }
-
-  /** {@link #search(IntPredicate, int)} over any n sorted elements. */
-  static int search(int n, IntPredicate atOrAfter, int hint, PlanWork work) {
-    if (n == 0) {
-      return 0;
-    }
-    int h = Math.min(Math.max(hint, 0), n - 1);
-    int lo;
-    int hi;
-    work.step();
-    if (atOrAfter.test(h)) { // the answer is at or before h
-      hi = h;
-      lo = 0;
-      for (int step = 1; hi - step >= 0; step <<= 1) {
-        work.step();
-        if (!atOrAfter.test(hi - step)) {
-          lo = hi - step + 1;
-          break;
-        }
-        hi -= step;
-      }
-    } else { // the answer is after h
-      lo = h + 1;
-      hi = n;
-      for (int step = 1; lo + step - 1 < n; step <<= 1) {
-        work.step();
-        if (atOrAfter.test(lo + step - 1)) {
-          hi = lo + step - 1;
-          break;
-        }
-        lo += step;
-      }
-    }
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      work.step();
-      if (atOrAfter.test(mid)) {
-        hi = mid;
-      } else {
-        lo = mid + 1;
-      }
-    }
-    return lo;
-  }
-
   /** Any level: whether file i overlaps [begin, end), or [begin, end] with {@code inclusiveEnd}. */
   boolean overlaps(int i, byte[] begin, byte[] end, boolean inclusiveEnd) {
     work.step();
-    SstFile f = files[i];
-    if (Keys.compare(f.largestKey(), begin) < 0) {
+    if (Keys.compare(largest[i], begin) < 0) {
       return false;
     }
     if (end == null) {
       return true;
     }
-    int c = Keys.compare(f.smallestKey(), end);
+    int c = Keys.compare(smallest[i], end);
     return c < 0 || (inclusiveEnd && c == 0);
   }
 

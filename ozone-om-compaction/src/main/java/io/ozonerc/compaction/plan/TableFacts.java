@@ -2,13 +2,12 @@ package io.ozonerc.compaction.plan;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.function.Consumer;
-import java.util.function.IntFunction;
 
 /**
  * One table's SST files and bucket ranges, indexed once so that every range query of a plan is a few binary
@@ -26,8 +25,18 @@ public final class TableFacts {
   private final PlanWork work;
   // Buckets sorted by begin, and their non-null ends sorted on their own (for counting overlaps of any input).
   private final KeyRange[] sortedBuckets;
+  private final byte[][] bucketBegins; // of sortedBuckets
+  private final byte[][] bucketEnds; // of sortedBuckets, null for +infinity
   private final byte[][] sortedEnds;
   private final boolean bucketsDisjoint;
+  // Disjoint buckets (else null): per bucket, how many file bounds lie before its begin and before its end (all
+  // for a null end), and whether the bucket before ends exactly where it begins. A plan asks about each bucket
+  // (and the gap before it) with the bucket's own key arrays, in key order: found by identity next to the last
+  // one found (bucketCursor), its answers about file bounds need no search.
+  private final int[] rankBegin;
+  private final int[] rankEnd;
+  private final boolean[] adjoinsPrevious;
+  private int bucketCursor;
   // Level-0 files sorted by smallest key grouped into runs that overlap transitively (RocksDB picks a whole run).
   private final int[] l0RunStart;
   private final byte[][] l0RunLargest;
@@ -54,12 +63,17 @@ public final class TableFacts {
   private byte[] straddleBegin;
   private byte[] straddleEnd;
   private int straddle;
-  private final Map<Integer, RangeStats> stretchEstimates = new HashMap<>();
-  // Disjoint buckets: rank of the last range begin and end asked (see bucketShareSum); ranges come in key order.
-  private byte[] rangeBegin;
-  private int beginRank;
-  private byte[] rangeEnd;
-  private int endRank;
+  // Per stretch of file bounds (see straddleStretch): whether a file overlaps a range in it (0 not asked yet, 1 no,
+  // 2 yes), and the estimate kept for its whole buckets (see wholeBucketStretch).
+  private final byte[] overlapInStretch;
+  private final RangeStats[] stretchEstimates;
+  // Disjoint buckets: ranks of the last two range begins and ends asked, latest first (see bucketShareSum).
+  private final byte[][] rangeBegin = new byte[2][];
+  private final int[] beginRank = new int[2];
+  private final byte[][] rangeEnd = new byte[2][];
+  private final int[] endRank = new int[2];
+  private int touchedBeginHint;
+  private int touchedEndHint;
   // partFraction of a file covering a whole bucket, for the last bucket and range asked.
   private KeyRange fractionBucket;
   private byte[] fractionBegin;
@@ -75,66 +89,230 @@ public final class TableFacts {
     }
     this.levels = byLevel(files, maxLevel, work);
     this.memoBelow = new double[memoBegin.length][levels.length];
-    this.sortedBuckets = buckets.toArray(new KeyRange[0]);
-    Arrays.sort(sortedBuckets, Comparator.comparing(KeyRange::begin, Keys::compare));
-    this.buckets = List.of(sortedBuckets);
-    this.sortedEnds = Arrays.stream(sortedBuckets).map(KeyRange::end).filter(e -> e != null)
-        .sorted(Keys::compare).toArray(byte[][]::new);
-    boolean d = true;
-    for (int i = 1; i < sortedBuckets.length && d; i++) {
-      byte[] prevEnd = sortedBuckets[i - 1].end();
-      d = prevEnd != null && Keys.compare(prevEnd, sortedBuckets[i].begin()) <= 0;
+    KeyRange[] sorted = buckets.toArray(new KeyRange[0]);
+    int nb = sorted.length;
+    byte[][] begins = new byte[nb][];
+    byte[][] bucketEnds = new byte[nb][];
+    for (int i = 0; i < nb; i++) {
+      begins[i] = sorted[i].begin();
+      bucketEnds[i] = sorted[i].end();
     }
-    this.bucketsDisjoint = d;
-    LevelFiles l0 = level(0);
-    List<Integer> starts = new ArrayList<>();
-    List<byte[]> largest = new ArrayList<>();
-    if (l0 != null) {
-      for (int i = 0; i < l0.files.length; i++) {
-        SstFile f = l0.files[i];
-        int last = largest.size() - 1;
-        if (last >= 0 && Keys.compare(f.smallestKey(), largest.get(last)) <= 0) {
-          if (Keys.compare(f.largestKey(), largest.get(last)) > 0) {
-            largest.set(last, f.largestKey());
-          }
-        } else {
-          starts.add(i);
-          largest.add(f.largestKey());
+    // The service passes the buckets of a key-name table sorted and disjoint: each ends at or before the next
+    // begins. One pass checks that (and which buckets the one before adjoins); anything else is sorted first.
+    boolean[] adjoins = new boolean[nb];
+    boolean d = true;
+    for (int i = 1; i < nb && d; i++) {
+      int c = bucketEnds[i - 1] == null ? 1 : Keys.compare(bucketEnds[i - 1], begins[i]);
+      d = c <= 0;
+      adjoins[i] = c == 0;
+    }
+    if (!d) {
+      if (!Keys.ascending(begins)) {
+        Arrays.sort(sorted, BY_BEGIN); // stable: ties keep their order
+        for (int i = 0; i < nb; i++) {
+          begins[i] = sorted[i].begin();
+          bucketEnds[i] = sorted[i].end();
         }
       }
-      starts.add(l0.files.length);
+      d = true;
+      for (int i = 1; i < nb && d; i++) {
+        int c = bucketEnds[i - 1] == null ? 1 : Keys.compare(bucketEnds[i - 1], begins[i]);
+        d = c <= 0;
+        adjoins[i] = c == 0;
+      }
     }
-    this.l0RunStart = starts.stream().mapToInt(Integer::intValue).toArray();
-    this.l0RunLargest = largest.toArray(new byte[0][]);
-    TreeSet<byte[]> points = new TreeSet<>(Keys::compare);
-    for (SstFile f : l0 == null ? new SstFile[0] : l0.files) {
-      points.add(f.smallestKey());
-      points.add(Keys.keySuccessor(f.largestKey()));
+    this.bucketsDisjoint = d;
+    this.sortedBuckets = sorted;
+    this.bucketBegins = begins;
+    this.bucketEnds = bucketEnds;
+    this.buckets = Collections.unmodifiableList(Arrays.asList(sorted)); // a view: copying 1e5 buckets costs more
+    int nonNullEnds = 0;
+    for (int i = 0; i < nb; i++) {
+      nonNullEnds += bucketEnds[i] == null ? 0 : 1;
     }
-    this.l0Points = points.toArray(new byte[0][]);
-    this.fileBounds = files.stream().flatMap(f -> java.util.stream.Stream.of(f.smallestKey(), f.largestKey()))
-        .sorted(Keys::compare).toArray(byte[][]::new);
+    byte[][] ends = new byte[nonNullEnds][];
+    for (int i = 0, n = 0; i < nb; i++) {
+      if (bucketEnds[i] != null) {
+        ends[n++] = bucketEnds[i];
+      }
+    }
+    if (!d && !Keys.ascending(ends)) { // disjoint buckets end in order
+      Arrays.sort(ends, Keys.ORDER);
+    }
+    this.sortedEnds = ends;
+    LevelFiles l0 = level(0);
+    int n0 = l0 == null ? 0 : l0.files.length;
+    int[] starts = new int[n0 + 1];
+    byte[][] largest = new byte[n0][];
+    int runs = 0;
+    for (int i = 0; i < n0; i++) {
+      if (runs > 0 && Keys.compare(l0.smallest[i], largest[runs - 1]) <= 0) {
+        if (Keys.compare(l0.largest[i], largest[runs - 1]) > 0) {
+          largest[runs - 1] = l0.largest[i];
+        }
+      } else {
+        starts[runs] = i;
+        largest[runs++] = l0.largest[i];
+      }
+    }
+    starts[runs] = n0;
+    this.l0RunStart = l0 == null ? new int[0] : Arrays.copyOf(starts, runs + 1);
+    this.l0RunLargest = Arrays.copyOf(largest, runs);
+    this.l0Points = l0 == null ? new byte[0][] : l0Points(l0);
+    this.fileBounds = fileBounds(levels);
+    if (bucketsDisjoint) {
+      int n = sorted.length;
+      rankBegin = new int[n];
+      rankEnd = new int[n];
+      adjoinsPrevious = adjoins;
+      int p = 0; // begins and ends alternate in ascending order: one pass over the bounds counts for all of them
+      for (int j = 0; j < n; j++) {
+        p = boundsBefore(begins[j], p);
+        rankBegin[j] = p;
+        if (bucketEnds[j] == null) {
+          rankEnd[j] = fileBounds.length;
+        } else {
+          p = boundsBefore(bucketEnds[j], p);
+          rankEnd[j] = p;
+        }
+      }
+    } else {
+      rankBegin = null;
+      rankEnd = null;
+      adjoinsPrevious = null;
+    }
     int stretches = l0Points.length + 1;
     this.l0Covering = new int[stretches][];
     this.l0CoveringIn = new boolean[stretches][];
     this.l0CoveringEntries = new long[stretches];
+    int[] cover = new int[n0];
     for (int k = 0; k < stretches; k++) {
-      List<Integer> cover = new ArrayList<>();
-      boolean[] in = new boolean[l0 == null ? 0 : l0.files.length];
-      for (int j = 0; l0 != null && j < l0.bySeqno.length; j++) {
+      int covering = 0;
+      boolean[] in = new boolean[n0];
+      for (int j = 0; k > 0 && k < l0Points.length && j < n0; j++) {
         int i = l0.bySeqno[j];
-        SstFile f = l0.files[i];
         // Covers the stretch (points[k-1], points[k]): starts at or before its lower point, ends at or after its upper.
-        if (k > 0 && k < l0Points.length && Keys.compare(f.smallestKey(), l0Points[k - 1]) <= 0
-            && Keys.compare(Keys.keySuccessor(f.largestKey()), l0Points[k]) >= 0) {
-          cover.add(i);
+        if (Keys.compare(l0.smallest[i], l0Points[k - 1]) <= 0
+            && Keys.compare(l0.largestSuccessor(i), l0Points[k]) >= 0) {
+          cover[covering++] = i;
           in[i] = true;
-          l0CoveringEntries[k] += f.entries();
+          l0CoveringEntries[k] += l0.files[i].entries();
         }
       }
-      l0Covering[k] = cover.stream().mapToInt(Integer::intValue).toArray();
+      l0Covering[k] = Arrays.copyOf(cover, covering);
       l0CoveringIn[k] = in;
     }
+    this.overlapInStretch = new byte[fileBounds.length + 1];
+    this.stretchEstimates = new RangeStats[fileBounds.length + 1];
+  }
+
+  /** Level 0's smallest keys and successors of largest keys, sorted and distinct. */
+  private static byte[][] l0Points(LevelFiles l0) {
+    byte[][] points = new byte[2 * l0.files.length][];
+    for (int i = 0; i < l0.files.length; i++) {
+      points[2 * i] = l0.smallest[i];
+      points[2 * i + 1] = l0.largestSuccessor(i);
+    }
+    Arrays.sort(points, Keys.ORDER);
+    int distinct = 0;
+    for (byte[] p : points) {
+      if (distinct == 0 || Keys.compare(points[distinct - 1], p) != 0) {
+        points[distinct++] = p;
+      }
+    }
+    return Arrays.copyOf(points, distinct);
+  }
+
+  /**
+   * Every file's smallest and largest key, all levels, sorted. A disjoint level gives them in order already (each
+   * file's smallest, then its largest): the levels are merged one by one, smallest first.
+   */
+  private static byte[][] fileBounds(LevelFiles[] levels) {
+    byte[][] merged = new byte[0][];
+    for (LevelFiles lf : levels) {
+      if (lf == null) {
+        continue;
+      }
+      byte[][] level = new byte[2 * lf.files.length][];
+      for (int i = 0; i < lf.files.length; i++) {
+        level[2 * i] = lf.smallest[i];
+        level[2 * i + 1] = lf.largest[i];
+      }
+      if (!lf.disjoint) {
+        Arrays.sort(level, Keys.ORDER);
+      }
+      merged = merge(merged, level);
+    }
+    return merged;
+  }
+
+  /** Two ascending arrays of keys as one. */
+  private static byte[][] merge(byte[][] a, byte[][] b) {
+    byte[][] out = new byte[a.length + b.length][];
+    int i = 0;
+    int j = 0;
+    int n = 0;
+    while (i < a.length && j < b.length) {
+      out[n++] = Keys.compare(a[i], b[j]) <= 0 ? a[i++] : b[j++];
+    }
+    while (i < a.length) {
+      out[n++] = a[i++];
+    }
+    while (j < b.length) {
+      out[n++] = b[j++];
+    }
+    return out;
+  }
+
+  /** Buckets by begin. */
+  private static final Comparator<KeyRange> BY_BEGIN = new Comparator<>() {
+    @Override
+    public int compare(KeyRange x, KeyRange y) {
+      return Keys.compare(x.begin(), y.begin());
+    }
+  };
+
+  /** How many file bounds lie before {@code key}, counting on from {@code from} of them (known to lie before). */
+  private int boundsBefore(byte[] key, int from) {
+    int p = from;
+    while (p < fileBounds.length) {
+      work.step();
+      if (Keys.compare(fileBounds[p], key) >= 0) {
+        break;
+      }
+      p++;
+    }
+    return p;
+  }
+
+  /**
+   * Disjoint buckets: the index of the bucket whose begin is this very array (not just equal), else -1. Looked for
+   * at the last one found and the next (a plan asks in key order), then by a search.
+   */
+  private int bucketBeginningAt(byte[] key) {
+    if (rankBegin == null) {
+      return -1;
+    }
+    int c = bucketCursor;
+    if (c < bucketBegins.length && bucketBegins[c] == key) {
+      return c;
+    }
+    if (c + 1 < bucketBegins.length && bucketBegins[c + 1] == key) {
+      bucketCursor = c + 1;
+      return c + 1;
+    }
+    int j = Keys.search(bucketBegins, key, false, c, work);
+    if (j < bucketBegins.length && bucketBegins[j] == key) {
+      bucketCursor = j;
+      return j;
+    }
+    return -1;
+  }
+
+  /** Disjoint buckets: the index of the bucket whose bounds are these very arrays, else -1. */
+  private int bucketAt(byte[] begin, byte[] end) {
+    int j = bucketBeginningAt(begin);
+    return j >= 0 && bucketEnds[j] == end ? j : -1;
   }
 
   /** Indexes {@code tableFiles} (files of one table) and {@code buckets} (that table's bucket ranges, any order). */
@@ -202,8 +380,23 @@ public final class TableFacts {
     }
   }
 
-  /** Whether any file overlaps [begin, end). */
+  /**
+   * Whether any file overlaps [begin, end). Ranges in one stretch of file bounds ({@link #straddleStretch}) meet the
+   * same files, those spanning the stretch: the answer is kept per stretch.
+   */
   boolean anyOverlapping(byte[] begin, byte[] end) {
+    int stretch = straddleStretch(begin, end);
+    if (stretch >= 0 && overlapInStretch[stretch] != 0) {
+      return overlapInStretch[stretch] == 2;
+    }
+    boolean any = anyOverlappingFiles(begin, end);
+    if (stretch >= 0) {
+      overlapInStretch[stretch] = (byte) (any ? 2 : 1);
+    }
+    return any;
+  }
+
+  private boolean anyOverlappingFiles(byte[] begin, byte[] end) {
     int k = l0Stretch(begin, end);
     for (LevelFiles lf : levels) {
       if (lf != null && lf.level == 0 && k >= 0) {
@@ -230,8 +423,13 @@ public final class TableFacts {
     if (begin != straddleBegin || end != straddleEnd) {
       straddleBegin = begin;
       straddleEnd = end;
-      boundHint = LevelFiles.search(fileBounds.length, j -> Keys.compare(fileBounds[j], begin) >= 0, boundHint,
-          work);
+      int j = bucketAt(begin, end);
+      if (j >= 0) { // a bucket: no bound inside when as many lie before its end as before its begin
+        boundHint = rankBegin[j];
+        straddle = rankBegin[j] == rankEnd[j] ? rankBegin[j] : -1;
+        return straddle;
+      }
+      boundHint = Keys.search(fileBounds, begin, false, boundHint, work);
       boolean inside = boundHint < fileBounds.length && (end == null || Keys.compare(fileBounds[boundHint], end) < 0);
       straddle = inside ? -1 : boundHint;
     }
@@ -247,6 +445,10 @@ public final class TableFacts {
   boolean straddledGap(byte[] begin, byte[] end) {
     if (!bucketsDisjoint || end == null || begin.length == 0) {
       return false;
+    }
+    int next = bucketBeginningAt(end);
+    if (next > 0 && bucketEnds[next - 1] == begin) {
+      return rankEnd[next - 1] == rankBegin[next]; // no bound between the two buckets
     }
     int after = bucketsBeginningBefore(end);
     return after > 0 && after < sortedBuckets.length && Keys.compare(sortedBuckets[after].begin(), end) == 0
@@ -264,6 +466,10 @@ public final class TableFacts {
     if (!bucketsDisjoint || end == null) {
       return -1;
     }
+    int at = bucketAt(begin, end);
+    if (at >= 0) { // as below: a bucket the one before adjoins is not found by its begin
+      return adjoinsPrevious[at] ? -1 : straddleStretch(begin, end);
+    }
     int j = bucketsEndingBefore(begin);
     if (j >= sortedBuckets.length || !Arrays.equals(sortedBuckets[j].begin(), begin)
         || Keys.compareEnds(sortedBuckets[j].end(), end) != 0) {
@@ -273,11 +479,11 @@ public final class TableFacts {
   }
 
   RangeStats stretchEstimate(int k) {
-    return stretchEstimates.get(k);
+    return stretchEstimates[k];
   }
 
   void rememberStretchEstimate(int k, RangeStats estimate) {
-    stretchEstimates.put(k, estimate);
+    stretchEstimates[k] = estimate;
   }
 
   /** Entries of all files overlapping [begin, end), each counted whole. */
@@ -359,7 +565,7 @@ public final class TableFacts {
       return -1;
     }
     // k = how many points lie before begin; the range fits when none lies in [begin, end].
-    int k = LevelFiles.search(l0Points.length, j -> Keys.compare(l0Points[j], begin) >= 0, l0Hint, work);
+    int k = Keys.search(l0Points, begin, false, l0Hint, work);
     l0Hint = k;
     return k == l0Points.length || (end != null && Keys.compare(l0Points[k], end) > 0) ? k : -1;
   }
@@ -508,29 +714,25 @@ public final class TableFacts {
   private int bucketsTouched(LevelFiles lf, int i) {
     if (lf.bucketsTouched[i] < 0) {
       SstFile f = lf.files[i];
-      int beginUpTo = upperBound(sortedBuckets.length, j -> sortedBuckets[j].begin(), f.largestKey());
-      int endBefore = upperBound(sortedEnds.length, j -> sortedEnds[j], f.smallestKey()); // end <= smallest
+      // Each search starts from the answer for a neighbouring file of the level when known (the next range asks
+      // about the next file), else from the last answer.
+      int beginHint = touchedBeginHint;
+      int endHint = touchedEndHint;
+      int near = i > 0 && lf.bucketsTouched[i - 1] >= 0 ? i - 1
+          : i + 1 < lf.files.length && lf.bucketsTouched[i + 1] >= 0 ? i + 1 : -1;
+      if (near >= 0) {
+        beginHint = lf.bucketsBeginningUpTo[near];
+        endHint = lf.bucketsEndingBefore[near];
+      }
+      int beginUpTo = Keys.search(bucketBegins, f.largestKey(), true, beginHint, work); // begin <= largest
+      int endBefore = Keys.search(sortedEnds, f.smallestKey(), true, endHint, work); // end <= smallest
+      touchedBeginHint = beginUpTo;
+      touchedEndHint = endBefore;
       lf.bucketsBeginningUpTo[i] = beginUpTo;
       lf.bucketsEndingBefore[i] = endBefore;
       lf.bucketsTouched[i] = beginUpTo - endBefore;
     }
     return lf.bucketsTouched[i];
-  }
-
-  /** Number of leading elements (of n, ascending by key) whose key is <= {@code bound}. */
-  private int upperBound(int n, IntFunction<byte[]> key, byte[] bound) {
-    int lo = 0;
-    int hi = n;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      work.step();
-      if (Keys.compare(key.apply(mid), bound) <= 0) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
   }
 
   /**
@@ -566,29 +768,46 @@ public final class TableFacts {
         + (last - first - 1);
   }
 
-  /** Disjoint buckets: how many end (non-null) before {@code begin}; the last answer is kept. */
+  /**
+   * Disjoint buckets: how many end (non-null) before {@code begin}. The answers for the last two keys asked are
+   * kept: a range's shares ask for the range's bounds and for those of the part of a file inside it in turn.
+   */
   private int bucketsEndingBefore(byte[] begin) {
-    if (begin != rangeBegin) {
-      rangeBegin = begin;
-      beginRank = LevelFiles.search(sortedBuckets.length, j -> {
-        byte[] e = sortedBuckets[j].end();
-        return e == null || Keys.compare(e, begin) >= 0;
-      }, beginRank, work);
+    if (begin == rangeBegin[0]) {
+      return beginRank[0];
     }
-    return beginRank;
+    if (begin != rangeBegin[1]) {
+      rangeBegin[1] = begin;
+      beginRank[1] = Keys.search(bucketEnds, begin, false, beginRank[0], work); // disjoint: ends ascend, null last
+    }
+    swap(rangeBegin, beginRank);
+    return beginRank[0];
   }
 
-  /** Disjoint buckets: how many begin before {@code end} (all when null); the last answer is kept. */
+  /** Disjoint buckets: how many begin before {@code end} (all when null); as {@link #bucketsEndingBefore}. */
   private int bucketsBeginningBefore(byte[] end) {
     if (end == null) {
       return sortedBuckets.length;
     }
-    if (end != rangeEnd) {
-      rangeEnd = end;
-      endRank = LevelFiles.search(sortedBuckets.length, j -> Keys.compare(sortedBuckets[j].begin(), end) >= 0,
-          endRank, work);
+    if (end == rangeEnd[0]) {
+      return endRank[0];
     }
-    return endRank;
+    if (end != rangeEnd[1]) {
+      rangeEnd[1] = end;
+      endRank[1] = Keys.search(bucketBegins, end, false, endRank[0], work);
+    }
+    swap(rangeEnd, endRank);
+    return endRank[0];
+  }
+
+  /** Makes the second of two kept answers the first. */
+  private static void swap(byte[][] keys, int[] ranks) {
+    byte[] k = keys[0];
+    keys[0] = keys[1];
+    keys[1] = k;
+    int r = ranks[0];
+    ranks[0] = ranks[1];
+    ranks[1] = r;
   }
 
   /** The part of f inside bucket b, and how much of that part [begin, end) covers. */
@@ -613,17 +832,23 @@ public final class TableFacts {
 
   /** Per level, the files whose own deletions / entries reach {@code ratio}, indexed; built once per ratio. */
   private LevelFiles[] denseByRatio(double ratio) {
-    return denseByRatio.computeIfAbsent(ratio, r -> {
-      LevelFiles[] out = new LevelFiles[levels.length];
+    LevelFiles[] out = denseByRatio.get(ratio);
+    if (out == null) {
+      out = new LevelFiles[levels.length];
       for (int l = 0; l < levels.length; l++) {
         if (levels[l] != null) {
-          List<SstFile> d = Arrays.stream(levels[l].files)
-              .filter(f -> f.entries() > 0 && (double) f.deletions() / f.entries() >= r).toList();
+          List<SstFile> d = new ArrayList<>();
+          for (SstFile f : levels[l].files) {
+            if (f.entries() > 0 && (double) f.deletions() / f.entries() >= ratio) {
+              d.add(f);
+            }
+          }
           out[l] = d.isEmpty() ? null : new LevelFiles(l, d, work);
         }
       }
-      return out;
-    });
+      denseByRatio.put(ratio, out);
+    }
+    return out;
   }
 
   /**
