@@ -38,6 +38,9 @@ final class LevelFiles {
   private byte[] spanLo;
   private byte[] spanHi;
   private int[] spanRun = {0, 0};
+  // See placeAmongBounds: null unless set.
+  private int[] smallestAt;
+  private int[] largestAt;
   // Per-file values a plan asks for again and again, kept by index (see TableFacts#share): NaN or -1 until asked.
   final double[] densityUnder;
   private final byte[][] largestSuccessor;
@@ -120,25 +123,95 @@ final class LevelFiles {
    * {@code inclusiveEnd}, those overlapping [begin, end] (RocksDB's manual compaction treats its end as inclusive).
    */
   int from(byte[] begin) {
+    return from(begin, -1);
+  }
+
+  /**
+   * {@link #from(byte[])}, given how many of the table's file bounds lie before {@code begin} ({@code rank}, -1
+   * when not known): then the answer is counted among this level's places in those bounds, with no key compared.
+   */
+  int from(byte[] begin, int rank) {
     if (begin != fromKey) { // one range asks for the same bounds many times (estimate, shares, cost)
       // first file whose largest >= begin
-      fromHint = Keys.search(largest, begin, false, fromHint, work);
+      fromHint = rank >= 0 && largestAt != null ? searchInts(largestAt, rank, fromHint)
+          : Keys.search(largest, begin, false, fromHint, work);
       fromKey = begin;
     }
     return fromHint;
   }
 
   int to(byte[] end, boolean inclusiveEnd) {
+    return to(end, inclusiveEnd, -1);
+  }
+
+  /** {@link #to(byte[], boolean)}, given the rank of an exclusive {@code end} as {@link #from(byte[], int)} takes. */
+  int to(byte[] end, boolean inclusiveEnd, int rank) {
     if (end == null) {
       return files.length;
     }
     int k = inclusiveEnd ? 1 : 0;
     if (end != toKey[k]) {
       // first file whose smallest >= end (> end when inclusive)
-      toHint[k] = Keys.search(smallest, end, inclusiveEnd, toHint[k], work);
+      toHint[k] = rank >= 0 && !inclusiveEnd && smallestAt != null ? searchInts(smallestAt, rank, toHint[k])
+          : Keys.search(smallest, end, inclusiveEnd, toHint[k], work);
       toKey[k] = end;
     }
     return toHint[k];
+  }
+
+  /**
+   * Disjoint levels of a table: where each file's smallest and largest key stand among all the table's file
+   * bounds sorted ({@link TableFacts}). The files whose largest key lies before a key are then those whose place
+   * is below the key's rank among the bounds.
+   */
+  void placeAmongBounds(int[] smallestPlaces, int[] largestPlaces) {
+    this.smallestAt = smallestPlaces;
+    this.largestAt = largestPlaces;
+  }
+
+  /** The first index of ascending {@code places} holding {@code rank} or more, galloping from {@code hint}. */
+  private int searchInts(int[] places, int rank, int hint) {
+    int n = places.length;
+    if (n == 0) {
+      return 0;
+    }
+    int lo;
+    int hi;
+    int h = Math.min(Math.max(hint, 0), n - 1);
+    work.step();
+    if (places[h] >= rank) {
+      hi = h;
+      lo = 0;
+      for (int step = 1; hi - step >= 0; step <<= 1) {
+        work.step();
+        if (places[hi - step] < rank) {
+          lo = hi - step + 1;
+          break;
+        }
+        hi -= step;
+      }
+    } else {
+      lo = h + 1;
+      hi = n;
+      for (int step = 1; lo + step - 1 < n; step <<= 1) {
+        work.step();
+        if (places[lo + step - 1] >= rank) {
+          hi = lo + step - 1;
+          break;
+        }
+        lo += step;
+      }
+    }
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      work.step();
+      if (places[mid] >= rank) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
   }
 
   /**

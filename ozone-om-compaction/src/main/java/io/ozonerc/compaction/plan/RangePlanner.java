@@ -81,7 +81,12 @@ public final class RangePlanner {
     Map<String, List<SstFile>> filesByTable = new HashMap<>();
     for (SstFile f : files) {
       if (bucketsByTable.containsKey(f.table())) {
-        filesByTable.computeIfAbsent(f.table(), t -> new ArrayList<>()).add(f);
+        List<SstFile> tableFiles = filesByTable.get(f.table()); // no lambda: see BEST_FIRST
+        if (tableFiles == null) {
+          tableFiles = new ArrayList<>();
+          filesByTable.put(f.table(), tableFiles);
+        }
+        tableFiles.add(f);
       }
     }
     tables:
@@ -121,9 +126,7 @@ public final class RangePlanner {
         break tables;
       }
     }
-    candidates.sort(Comparator.comparingDouble(RangeAssessment::score).reversed()
-        .thenComparing(a -> a.range().table())
-        .thenComparing(a -> a.range().begin(), Keys::compare));
+    candidates.sort(BEST_FIRST);
     List<RangeAssessment> planned = new ArrayList<>();
     List<RangeAssessment> notPlanned = new ArrayList<>();
     Budget budget = new Budget(settings);
@@ -160,13 +163,8 @@ public final class RangePlanner {
     long tombstones = Math.round(est.tombstones());
     if (est.deepestLevel() < 0 || tombstones < s.minTombstones() || est.tombstoneRatio() < s.tombstoneRatio()) {
       // Nearly every range of a plan ends here: its cost and words are worked out only if someone asks.
-      Supplier<RangeStats> stats = RangeAssessment.once(() -> {
-        synchronized (t) { // the indexes of a table are not thread-safe
-          return est.withCost(CompactionCost.estimate(t, range.begin(), range.end(), force));
-        }
-      });
-      return new RangeAssessment(range, est, stats, Verdict.BELOW_THRESHOLD,
-          () -> why(stats.get(), s, ""), force);
+      Supplier<RangeStats> stats = RangeAssessment.once(new CostWhenAsked(t, range, est, force));
+      return new RangeAssessment(range, est, stats, Verdict.BELOW_THRESHOLD, new WhyWhenAsked(stats, s), force);
     }
     RangeStats st = est.withCost(CompactionCost.estimate(t, range.begin(), range.end(), force));
     Verdict v = st.busy() ? Verdict.BUSY : Verdict.PLANNED;
@@ -369,5 +367,60 @@ public final class RangePlanner {
       }
     }
     return a;
+  }
+
+  /*
+   * Classes, not lambdas, on the way of every plan: the first plan after an OM restart would otherwise spin a
+   * class per lambda (and have the JIT compile the class spinner) while the planner itself still runs interpreted.
+   */
+
+  /** Ranges by score, best first; ties by table, then by begin. */
+  private static final Comparator<RangeAssessment> BEST_FIRST = new Comparator<>() {
+    @Override
+    public int compare(RangeAssessment a, RangeAssessment b) {
+      int c = Double.compare(b.score(), a.score());
+      if (c == 0) {
+        c = a.range().table().compareTo(b.range().table());
+      }
+      return c != 0 ? c : Keys.compare(a.range().begin(), b.range().begin());
+    }
+  };
+
+  /** The estimates of a range with the cost of compacting it, worked out when first asked. */
+  private static final class CostWhenAsked implements Supplier<RangeStats> {
+    private final TableFacts t;
+    private final KeyRange range;
+    private final RangeStats estimate;
+    private final boolean force;
+
+    CostWhenAsked(TableFacts t, KeyRange range, RangeStats estimate, boolean force) {
+      this.t = t;
+      this.range = range;
+      this.estimate = estimate;
+      this.force = force;
+    }
+
+    @Override
+    public RangeStats get() {
+      synchronized (t) { // the indexes of a table are not thread-safe
+        return estimate.withCost(CompactionCost.estimate(t, range.begin(), range.end(), force));
+      }
+    }
+  }
+
+  /** The words of a below-threshold verdict, worked out when first asked. */
+  private static final class WhyWhenAsked implements Supplier<String> {
+    private final Supplier<RangeStats> stats;
+    private final PlannerSettings settings;
+
+    WhyWhenAsked(Supplier<RangeStats> stats, PlannerSettings settings) {
+      this.stats = stats;
+      this.settings = settings;
+    }
+
+    @Override
+    public String get() {
+      return why(stats.get(), settings, "");
+    }
   }
 }

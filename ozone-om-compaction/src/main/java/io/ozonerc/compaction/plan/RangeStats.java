@@ -123,8 +123,8 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
       double runTombstones = 0;
       boolean any = false;
       if (lf.disjoint) {
-        int from = lf.from(begin);
-        int to = lf.to(end, false);
+        int from = t.from(lf, begin);
+        int to = t.to(lf, end);
         if (to > from) {
           any = true;
           busy |= lf.busy(from, to);
@@ -133,12 +133,12 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
             runTombstones += lf.deletions(from + 1, to - 1);
           }
           t.work().step();
-          double share = t.share(lf, from, begin, end);
+          double share = t.overlappingShare(lf, from, begin, end); // the run [from, to) overlaps
           runEntries += lf.files[from].entries() * share;
           runTombstones += lf.files[from].deletions() * share;
           if (to - 1 > from) {
             t.work().step();
-            share = t.share(lf, to - 1, begin, end);
+            share = t.overlappingShare(lf, to - 1, begin, end);
             runEntries += lf.files[to - 1].entries() * share;
             runTombstones += lf.files[to - 1].deletions() * share;
           }
@@ -149,7 +149,7 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
             any = true;
             busy |= lf.files[i].beingCompacted();
             t.work().step();
-            double share = t.share(lf, i, begin, end);
+            double share = t.overlappingShare(lf, i, begin, end);
             runEntries += lf.files[i].entries() * share;
             runTombstones += lf.files[i].deletions() * share;
           }
@@ -179,7 +179,8 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
       }
       t.work().step();
       // A file covering the range's stretch of level 0 straddles both its ends.
-      double share = stretch >= 0 ? t.straddlingShare(l0, i, begin, end, begin, end) : t.share(l0, i, begin, end);
+      double share = stretch >= 0 ? t.straddlingShare(l0, i, begin, end, begin, end)
+          : t.overlappingShare(l0, i, begin, end);
       double runEntries = 0;
       double runTombstones = 0;
       runEntries += l0.files[i].entries() * share;

@@ -93,49 +93,22 @@ public final class TableFacts {
     int nb = sorted.length;
     byte[][] begins = new byte[nb][];
     byte[][] bucketEnds = new byte[nb][];
-    for (int i = 0; i < nb; i++) {
-      begins[i] = sorted[i].begin();
-      bucketEnds[i] = sorted[i].end();
-    }
+    boundsOf(sorted, begins, bucketEnds);
     // The service passes the buckets of a key-name table sorted and disjoint: each ends at or before the next
     // begins. One pass checks that (and which buckets the one before adjoins); anything else is sorted first.
     boolean[] adjoins = new boolean[nb];
-    boolean d = true;
-    for (int i = 1; i < nb && d; i++) {
-      int c = bucketEnds[i - 1] == null ? 1 : Keys.compare(bucketEnds[i - 1], begins[i]);
-      d = c <= 0;
-      adjoins[i] = c == 0;
-    }
-    if (!d) {
-      if (!Keys.ascending(begins)) {
-        Arrays.sort(sorted, BY_BEGIN); // stable: ties keep their order
-        for (int i = 0; i < nb; i++) {
-          begins[i] = sorted[i].begin();
-          bucketEnds[i] = sorted[i].end();
-        }
-      }
-      d = true;
-      for (int i = 1; i < nb && d; i++) {
-        int c = bucketEnds[i - 1] == null ? 1 : Keys.compare(bucketEnds[i - 1], begins[i]);
-        d = c <= 0;
-        adjoins[i] = c == 0;
-      }
+    boolean d = disjointInOrder(begins, bucketEnds, adjoins);
+    if (!d && !Keys.ascending(begins)) {
+      Arrays.sort(sorted, BY_BEGIN); // stable: ties keep their order
+      boundsOf(sorted, begins, bucketEnds);
+      d = disjointInOrder(begins, bucketEnds, adjoins);
     }
     this.bucketsDisjoint = d;
     this.sortedBuckets = sorted;
     this.bucketBegins = begins;
     this.bucketEnds = bucketEnds;
     this.buckets = Collections.unmodifiableList(Arrays.asList(sorted)); // a view: copying 1e5 buckets costs more
-    int nonNullEnds = 0;
-    for (int i = 0; i < nb; i++) {
-      nonNullEnds += bucketEnds[i] == null ? 0 : 1;
-    }
-    byte[][] ends = new byte[nonNullEnds][];
-    for (int i = 0, n = 0; i < nb; i++) {
-      if (bucketEnds[i] != null) {
-        ends[n++] = bucketEnds[i];
-      }
-    }
+    byte[][] ends = nonNull(bucketEnds);
     if (!d && !Keys.ascending(ends)) { // disjoint buckets end in order
       Arrays.sort(ends, Keys.ORDER);
     }
@@ -161,21 +134,10 @@ public final class TableFacts {
     this.l0Points = l0 == null ? new byte[0][] : l0Points(l0);
     this.fileBounds = fileBounds(levels);
     if (bucketsDisjoint) {
-      int n = sorted.length;
-      rankBegin = new int[n];
-      rankEnd = new int[n];
+      rankBegin = new int[nb];
+      rankEnd = new int[nb];
       adjoinsPrevious = adjoins;
-      int p = 0; // begins and ends alternate in ascending order: one pass over the bounds counts for all of them
-      for (int j = 0; j < n; j++) {
-        p = boundsBefore(begins[j], p);
-        rankBegin[j] = p;
-        if (bucketEnds[j] == null) {
-          rankEnd[j] = fileBounds.length;
-        } else {
-          p = boundsBefore(bucketEnds[j], p);
-          rankEnd[j] = p;
-        }
-      }
+      rank(begins, bucketEnds, fileBounds, rankBegin, rankEnd, work);
     } else {
       rankBegin = null;
       rankEnd = null;
@@ -185,25 +147,108 @@ public final class TableFacts {
     this.l0Covering = new int[stretches][];
     this.l0CoveringIn = new boolean[stretches][];
     this.l0CoveringEntries = new long[stretches];
-    int[] cover = new int[n0];
-    for (int k = 0; k < stretches; k++) {
-      int covering = 0;
-      boolean[] in = new boolean[n0];
-      for (int j = 0; k > 0 && k < l0Points.length && j < n0; j++) {
-        int i = l0.bySeqno[j];
-        // Covers the stretch (points[k-1], points[k]): starts at or before its lower point, ends at or after its upper.
-        if (Keys.compare(l0.smallest[i], l0Points[k - 1]) <= 0
-            && Keys.compare(l0.largestSuccessor(i), l0Points[k]) >= 0) {
-          cover[covering++] = i;
-          in[i] = true;
-          l0CoveringEntries[k] += l0.files[i].entries();
-        }
-      }
-      l0Covering[k] = Arrays.copyOf(cover, covering);
-      l0CoveringIn[k] = in;
+    if (l0 != null) {
+      cover(l0, l0Points, l0Covering, l0CoveringIn, l0CoveringEntries);
+    } else {
+      Arrays.fill(l0Covering, new int[0]);
+      Arrays.fill(l0CoveringIn, new boolean[0]);
     }
     this.overlapInStretch = new byte[fileBounds.length + 1];
     this.stretchEstimates = new RangeStats[fileBounds.length + 1];
+  }
+
+  /*
+   * Each loop of the indexing is a method of its own: the JIT compiles a long-running loop of a method on the spot
+   * (on-stack replacement), and does so for the whole method; a constructor holding them all took C2 160 ms, during
+   * the first plan, on the only C2 thread of a 2-core machine.
+   */
+
+  private static void boundsOf(KeyRange[] buckets, byte[][] begins, byte[][] ends) {
+    for (int i = 0; i < buckets.length; i++) {
+      begins[i] = buckets[i].begin();
+      ends[i] = buckets[i].end();
+    }
+  }
+
+  /** Whether each bucket ends at or before the next begins; marks those whose predecessor ends just there. */
+  private static boolean disjointInOrder(byte[][] begins, byte[][] ends, boolean[] adjoins) {
+    for (int i = 1; i < begins.length; i++) {
+      int c = ends[i - 1] == null ? 1 : Keys.compare(ends[i - 1], begins[i]);
+      if (c > 0) {
+        return false;
+      }
+      adjoins[i] = c == 0;
+    }
+    return true;
+  }
+
+  private static byte[][] nonNull(byte[][] keys) {
+    int n = 0;
+    for (byte[] k : keys) {
+      n += k == null ? 0 : 1;
+    }
+    byte[][] out = new byte[n][];
+    n = 0;
+    for (byte[] k : keys) {
+      if (k != null) {
+        out[n++] = k;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * How many of {@code bounds} lie before each begin and each end (all of them for a null end), for disjoint
+   * buckets: begins and ends then alternate in ascending order, so one pass over the bounds counts them all.
+   */
+  private static void rank(byte[][] begins, byte[][] ends, byte[][] bounds, int[] rankBegin, int[] rankEnd,
+      PlanWork work) {
+    int p = 0;
+    for (int j = 0; j < begins.length; j++) {
+      p = boundsBefore(bounds, begins[j], p, work);
+      rankBegin[j] = p;
+      if (ends[j] == null) {
+        rankEnd[j] = bounds.length;
+      } else {
+        p = boundsBefore(bounds, ends[j], p, work);
+        rankEnd[j] = p;
+      }
+    }
+  }
+
+  /** How many of {@code bounds} lie before {@code key}, counting on from {@code from} of them (known to lie before). */
+  private static int boundsBefore(byte[][] bounds, byte[] key, int from, PlanWork work) {
+    int p = from;
+    while (p < bounds.length) {
+      work.step();
+      if (Keys.compare(bounds[p], key) >= 0) {
+        break;
+      }
+      p++;
+    }
+    return p;
+  }
+
+  /** Per stretch of level 0 between its points, the files covering it (oldest first), their flags and entries. */
+  private static void cover(LevelFiles l0, byte[][] points, int[][] covering, boolean[][] coveringIn,
+      long[] coveringEntries) {
+    int n0 = l0.files.length;
+    int[] cover = new int[n0];
+    for (int k = 0; k < covering.length; k++) {
+      int count = 0;
+      boolean[] in = new boolean[n0];
+      for (int j = 0; k > 0 && k < points.length && j < n0; j++) {
+        int i = l0.bySeqno[j];
+        // Covers the stretch (points[k-1], points[k]): starts at or before its lower point, ends at or after its upper.
+        if (Keys.compare(l0.smallest[i], points[k - 1]) <= 0 && Keys.compare(l0.largestSuccessor(i), points[k]) >= 0) {
+          cover[count++] = i;
+          in[i] = true;
+          coveringEntries[k] += l0.files[i].entries();
+        }
+      }
+      covering[k] = Arrays.copyOf(cover, count);
+      coveringIn[k] = in;
+    }
   }
 
   /** Level 0's smallest keys and successors of largest keys, sorted and distinct. */
@@ -225,43 +270,65 @@ public final class TableFacts {
 
   /**
    * Every file's smallest and largest key, all levels, sorted. A disjoint level gives them in order already (each
-   * file's smallest, then its largest): the levels are merged one by one, smallest first.
+   * file's smallest, then its largest): the levels are merged one by one, smallest first. Each disjoint level of 1
+   * and deeper is told where its files' keys stand in the result ({@link LevelFiles#placeAmongBounds}).
    */
   private static byte[][] fileBounds(LevelFiles[] levels) {
     byte[][] merged = new byte[0][];
+    int[] tags = new int[0]; // per merged key: (file index x 2 + 1 for a largest key) x levels + level
+    int nl = levels.length;
     for (LevelFiles lf : levels) {
       if (lf == null) {
         continue;
       }
       byte[][] level = new byte[2 * lf.files.length][];
+      int[] levelTags = new int[level.length];
       for (int i = 0; i < lf.files.length; i++) {
         level[2 * i] = lf.smallest[i];
         level[2 * i + 1] = lf.largest[i];
+        levelTags[2 * i] = (2 * i) * nl + lf.level;
+        levelTags[2 * i + 1] = (2 * i + 1) * nl + lf.level;
       }
       if (!lf.disjoint) {
-        Arrays.sort(level, Keys.ORDER);
+        Arrays.sort(level, Keys.ORDER); // its places are not needed
       }
-      merged = merge(merged, level);
+      byte[][] out = new byte[merged.length + level.length][];
+      int[] outTags = new int[out.length];
+      int i = 0;
+      int j = 0;
+      for (int n = 0; n < out.length; n++) {
+        if (j >= level.length || (i < merged.length && Keys.compare(merged[i], level[j]) <= 0)) {
+          outTags[n] = tags[i];
+          out[n] = merged[i++];
+        } else {
+          outTags[n] = levelTags[j];
+          out[n] = level[j++];
+        }
+      }
+      merged = out;
+      tags = outTags;
+    }
+    int[][] smallestAt = new int[nl][];
+    int[][] largestAt = new int[nl][];
+    for (int l = 1; l < nl; l++) {
+      if (levels[l] != null && levels[l].disjoint) {
+        smallestAt[l] = new int[levels[l].files.length];
+        largestAt[l] = new int[levels[l].files.length];
+      }
+    }
+    for (int r = 0; r < tags.length; r++) {
+      int l = tags[r] % nl;
+      int k = tags[r] / nl;
+      if (smallestAt[l] != null) {
+        ((k & 1) == 0 ? smallestAt[l] : largestAt[l])[k >> 1] = r;
+      }
+    }
+    for (int l = 1; l < nl; l++) {
+      if (smallestAt[l] != null) {
+        levels[l].placeAmongBounds(smallestAt[l], largestAt[l]);
+      }
     }
     return merged;
-  }
-
-  /** Two ascending arrays of keys as one. */
-  private static byte[][] merge(byte[][] a, byte[][] b) {
-    byte[][] out = new byte[a.length + b.length][];
-    int i = 0;
-    int j = 0;
-    int n = 0;
-    while (i < a.length && j < b.length) {
-      out[n++] = Keys.compare(a[i], b[j]) <= 0 ? a[i++] : b[j++];
-    }
-    while (i < a.length) {
-      out[n++] = a[i++];
-    }
-    while (j < b.length) {
-      out[n++] = b[j++];
-    }
-    return out;
   }
 
   /** Buckets by begin. */
@@ -271,19 +338,6 @@ public final class TableFacts {
       return Keys.compare(x.begin(), y.begin());
     }
   };
-
-  /** How many file bounds lie before {@code key}, counting on from {@code from} of them (known to lie before). */
-  private int boundsBefore(byte[] key, int from) {
-    int p = from;
-    while (p < fileBounds.length) {
-      work.step();
-      if (Keys.compare(fileBounds[p], key) >= 0) {
-        break;
-      }
-      p++;
-    }
-    return p;
-  }
 
   /**
    * Disjoint buckets: the index of the bucket whose begin is this very array (not just equal), else -1. Looked for
@@ -307,6 +361,41 @@ public final class TableFacts {
       return j;
     }
     return -1;
+  }
+
+  /**
+   * How many file bounds lie before {@code key} when it is a bucket's own begin or end array near the last bucket
+   * found (a range of a plan, or the gap before or after it), else -1: known without a search.
+   */
+  private int rankOf(byte[] key) {
+    if (rankBegin == null || key == null) {
+      return -1;
+    }
+    int c = bucketCursor;
+    int n = bucketBegins.length;
+    if (c < n && bucketBegins[c] == key) {
+      return rankBegin[c];
+    }
+    if (c < n && bucketEnds[c] == key) {
+      return rankEnd[c];
+    }
+    if (c + 1 < n && bucketBegins[c + 1] == key) {
+      return rankBegin[c + 1];
+    }
+    if (c > 0 && bucketEnds[c - 1] == key) {
+      return rankEnd[c - 1];
+    }
+    return -1;
+  }
+
+  /** {@link LevelFiles#from(byte[])} of a level of this table, with no search when {@link #rankOf} knows begin. */
+  int from(LevelFiles lf, byte[] begin) {
+    return lf.from(begin, rankOf(begin));
+  }
+
+  /** {@link LevelFiles#to(byte[], boolean)} for an exclusive end, as {@link #from(LevelFiles, byte[])}. */
+  int to(LevelFiles lf, byte[] end) {
+    return lf.to(end, false, rankOf(end));
   }
 
   /** Disjoint buckets: the index of the bucket whose bounds are these very arrays, else -1. */
@@ -367,7 +456,7 @@ public final class TableFacts {
       return;
     }
     if (lf.disjoint) {
-      for (int i = lf.from(begin), to = lf.to(end, false); i < to; i++) {
+      for (int i = from(lf, begin), to = to(lf, end); i < to; i++) {
         work.step();
         visit.accept(lf.files[i]);
       }
@@ -497,8 +586,8 @@ public final class TableFacts {
       if (lf.level == 0 && k >= 0) {
         sum += l0CoveringEntries[k];
       } else if (lf.disjoint) {
-        int from = lf.from(begin);
-        sum += lf.entries(from, Math.max(from, lf.to(end, false)));
+        int from = from(lf, begin);
+        sum += lf.entries(from, Math.max(from, to(lf, end)));
       } else {
         for (int i = 0; i < lf.files.length; i++) {
           sum += lf.overlaps(i, begin, end, false) ? lf.files[i].entries() : 0;
@@ -529,8 +618,8 @@ public final class TableFacts {
       int from = 0;
       int to = lf.files.length;
       if (lf.disjoint) {
-        from = lf.from(begin);
-        to = Math.min(lf.to(end, false), from + 1); // disjoint: only the first file can span the range
+        from = from(lf, begin);
+        to = Math.min(to(lf, end), from + 1); // disjoint: only the first file can span the range
       }
       for (int i = from; i < to; i++) {
         work.step();
@@ -545,7 +634,7 @@ public final class TableFacts {
 
   private int count(LevelFiles lf, byte[] begin, byte[] end) {
     if (lf.disjoint) {
-      return Math.max(0, lf.to(end, false) - lf.from(begin));
+      return Math.max(0, to(lf, end) - from(lf, begin));
     }
     int n = 0;
     for (int i = 0; i < lf.files.length; i++) {
@@ -595,16 +684,17 @@ public final class TableFacts {
    * below it, else by buckets touched.
    */
   double share(LevelFiles lf, int i, byte[] begin, byte[] end) {
-    SstFile f = lf.files[i];
-    if (!f.overlaps(begin, end)) {
-      return 0.0;
-    }
-    boolean startsInside = Keys.compare(f.smallestKey(), begin) >= 0;
-    boolean endsInside = end == null || Keys.compare(f.largestKey(), end) < 0;
+    return lf.files[i].overlaps(begin, end) ? overlappingShare(lf, i, begin, end) : 0.0;
+  }
+
+  /** {@link #share} of a file known to overlap [begin, end) (one of a level's run found by its bounds). */
+  double overlappingShare(LevelFiles lf, int i, byte[] begin, byte[] end) {
+    boolean startsInside = Keys.compare(lf.smallest[i], begin) >= 0;
+    boolean endsInside = end == null || Keys.compare(lf.largest[i], end) < 0;
     if (startsInside && endsInside) {
       return 1.0;
     }
-    byte[] lo = startsInside ? f.smallestKey() : begin;
+    byte[] lo = startsInside ? lf.smallest[i] : begin;
     byte[] hi = endsInside ? lf.largestSuccessor(i) : end;
     return straddlingShare(lf, i, lo, hi, begin, end);
   }
@@ -669,8 +759,8 @@ public final class TableFacts {
     }
     double sum = 0;
     if (lf.disjoint) {
-      int from = lf.from(begin);
-      int to = lf.to(end, false);
+      int from = from(lf, begin);
+      int to = to(lf, end);
       if (to - from >= 3) {
         sum += lf.entries(from + 1, to - 1); // files strictly between the first and the last lie wholly inside
       }
