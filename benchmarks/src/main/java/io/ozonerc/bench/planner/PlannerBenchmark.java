@@ -9,6 +9,7 @@ import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -26,7 +27,8 @@ import java.util.Map;
  * <ul>
  *   <li><b>cold</b>: the very first {@code RangePlanner.plan} call of that JVM, indexing the table included (what
  *       an OM pays for its first round after a restart: the planner's classes are loaded and its code runs
- *       interpreted until the JIT has compiled it). Building the synthetic facts comes before and is not timed.</li>
+ *       interpreted until the JIT has compiled it). Building the synthetic facts comes before and is not timed;
+ *       the JVM then waits for the JIT to finish compiling that work ({@link #waitForIdleJit}).</li>
  *   <li><b>warm</b>: best and median of N plans after at least 3 plans and 10 s of warm-up (C2 takes several
  *       seconds of plans to settle).</li>
  * </ul>
@@ -125,11 +127,38 @@ public final class PlannerBenchmark {
     return result;
   }
 
+  /**
+   * Waits until the JIT has compiled nothing for half a second (at most 10 s). Building the synthetic facts calls
+   * String.format a few hundred thousand times, and C2 compiles the formatter's code afterwards, one method taking
+   * up to 200 ms of the only C2 thread of a 2-core machine: measured, it ran through the first plan and kept the
+   * planner's own code waiting. An OM's first round comes after its start-up, when that queue is quiet.
+   */
+  private static void waitForIdleJit() {
+    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+      return;
+    }
+    long last = jit.getTotalCompilationTime();
+    long until = System.nanoTime() + 10_000_000_000L;
+    for (int quiet = 0; quiet < 5 && System.nanoTime() < until; ) {
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      long now = jit.getTotalCompilationTime();
+      quiet = now == last ? quiet + 1 : 0;
+      last = now;
+    }
+  }
+
   /** One size in this JVM: the first plan, then warm-up, then {@code repeats} timed plans (none: no warm-up). */
   private static void one(int files, int buckets, int repeats) {
     SyntheticLsm lsm = new SyntheticLsm(files, buckets, 42);
     Map<String, List<KeyRange>> byTable = Map.of(SyntheticLsm.TABLE, lsm.buckets);
     PlannerSettings settings = PlannerSettings.defaults();
+    waitForIdleJit();
     long coldStart = System.nanoTime();
     CompactionPlan first = RangePlanner.plan(lsm.files, byTable, List.of(), settings);
     double coldMs = (System.nanoTime() - coldStart) / 1e6;
