@@ -108,7 +108,9 @@ public final class TableFacts {
     this.bucketBegins = begins;
     this.bucketEnds = bucketEnds;
     this.buckets = Collections.unmodifiableList(Arrays.asList(sorted)); // a view: copying 1e5 buckets costs more
-    byte[][] ends = nonNull(bucketEnds);
+    // Disjoint buckets have only the last end null, if any: no pass needed.
+    byte[][] ends = !d ? nonNull(bucketEnds)
+        : nb > 0 && bucketEnds[nb - 1] == null ? Arrays.copyOf(bucketEnds, nb - 1) : bucketEnds;
     if (!d && !Keys.ascending(ends)) { // disjoint buckets end in order
       Arrays.sort(ends, Keys.ORDER);
     }
@@ -158,13 +160,22 @@ public final class TableFacts {
   }
 
   /*
-   * Each loop of the indexing is a method of its own: the JIT compiles a long-running loop of a method on the spot
-   * (on-stack replacement), and does so for the whole method; a constructor holding them all took C2 160 ms, during
-   * the first plan, on the only C2 thread of a 2-core machine.
+   * Each loop of the indexing is a method of its own, and a loop over every bucket runs in chunks of CHUNK, one
+   * call each. The JIT compiles a loop that runs long in a method called once on the spot (on-stack replacement),
+   * but only after some 60,000 rounds in the interpreter, and then the whole method (a constructor holding every
+   * loop took C2 160 ms, during the first plan, on the only C2 thread of a 2-core machine); a method called per
+   * chunk is compiled after about a hundred calls.
    */
+  private static final int CHUNK = 64;
 
   private static void boundsOf(KeyRange[] buckets, byte[][] begins, byte[][] ends) {
-    for (int i = 0; i < buckets.length; i++) {
+    for (int from = 0; from < buckets.length; from += CHUNK) {
+      boundsOf(buckets, begins, ends, from, Math.min(buckets.length, from + CHUNK));
+    }
+  }
+
+  private static void boundsOf(KeyRange[] buckets, byte[][] begins, byte[][] ends, int from, int to) {
+    for (int i = from; i < to; i++) {
       begins[i] = buckets[i].begin();
       ends[i] = buckets[i].end();
     }
@@ -172,7 +183,16 @@ public final class TableFacts {
 
   /** Whether each bucket ends at or before the next begins; marks those whose predecessor ends just there. */
   private static boolean disjointInOrder(byte[][] begins, byte[][] ends, boolean[] adjoins) {
-    for (int i = 1; i < begins.length; i++) {
+    for (int from = 1; from < begins.length; from += CHUNK) {
+      if (!disjointInOrder(begins, ends, adjoins, from, Math.min(begins.length, from + CHUNK))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean disjointInOrder(byte[][] begins, byte[][] ends, boolean[] adjoins, int from, int to) {
+    for (int i = from; i < to; i++) {
       int c = ends[i - 1] == null ? 1 : Keys.compare(ends[i - 1], begins[i]);
       if (c > 0) {
         return false;
@@ -204,7 +224,15 @@ public final class TableFacts {
   private static void rank(byte[][] begins, byte[][] ends, byte[][] bounds, int[] rankBegin, int[] rankEnd,
       PlanWork work) {
     int p = 0;
-    for (int j = 0; j < begins.length; j++) {
+    for (int from = 0; from < begins.length; from += CHUNK) {
+      p = rank(begins, ends, bounds, rankBegin, rankEnd, work, p, from, Math.min(begins.length, from + CHUNK));
+    }
+  }
+
+  private static int rank(byte[][] begins, byte[][] ends, byte[][] bounds, int[] rankBegin, int[] rankEnd,
+      PlanWork work, int before, int from, int to) {
+    int p = before;
+    for (int j = from; j < to; j++) {
       p = boundsBefore(bounds, begins[j], p, work);
       rankBegin[j] = p;
       if (ends[j] == null) {
@@ -214,6 +242,7 @@ public final class TableFacts {
         rankEnd[j] = p;
       }
     }
+    return p;
   }
 
   /** How many of {@code bounds} lie before {@code key}, counting on from {@code from} of them (known to lie before). */
