@@ -23,14 +23,14 @@ import org.junit.jupiter.api.Test;
  * without progress, small caps that force splits, every bottommost mode, plans stopped early) are printed in full,
  * every assessment with its exact stats ({@link RangeAssessment#toString()}: doubles to the last bit, cost, verdict,
  * words), and the digest of each case is compared with the one recorded in
- * {@code src/test/resources/planner/equivalence-digests.txt}.
+ * {@code src/test/resources/plan-equivalence-digests.txt}.
  *
  * <p>The digests were recorded on the planner as it was before its internals were reworked for speed, so a change
  * of any plan, estimate or word fails here. After an intended change of plans, rewrite them with
  * {@code -Dplanner.rewrite=true}, and say so in the commit.
  */
 class PlanEquivalenceTest {
-  private static final Path DIGESTS = Path.of("src/test/resources/planner/equivalence-digests.txt");
+  private static final Path DIGESTS = Path.of("src/test/resources/plan-equivalence-digests.txt");
   private static final String T = "keyTable";
 
   @Test
