@@ -895,6 +895,15 @@ public final class TableFacts {
     if (begin == rangeBegin[0]) {
       return beginRank[0];
     }
+    int c = bucketCursor;
+    if (rankBegin != null && c < bucketBegins.length) { // a bound of the bucket at hand: no search
+      if (begin == bucketBegins[c]) {
+        return adjoinsPrevious[c] ? c - 1 : c; // the bucket before ends before it, or just at it
+      }
+      if (begin == bucketEnds[c]) {
+        return c; // the gap after it: every bucket before it ends before
+      }
+    }
     if (begin != rangeBegin[1]) {
       rangeBegin[1] = begin;
       beginRank[1] = Keys.search(bucketEnds, begin, false, beginRank[0], work); // disjoint: ends ascend, null last
@@ -910,6 +919,15 @@ public final class TableFacts {
     }
     if (end == rangeEnd[0]) {
       return endRank[0];
+    }
+    int c = bucketCursor;
+    if (rankBegin != null && c < bucketBegins.length) { // a bound of the bucket at hand: no search
+      if (end == bucketEnds[c]) {
+        return c + 1; // the next begins at or after it
+      }
+      if (end == bucketBegins[c]) {
+        return c;
+      }
     }
     if (end != rangeEnd[1]) {
       rangeEnd[1] = end;
