@@ -129,9 +129,9 @@ public final class PlannerBenchmark {
 
   /**
    * Waits until the JIT has compiled nothing for half a second (at most 10 s). Building the synthetic facts calls
-   * String.format a few hundred thousand times, and C2 compiles the formatter's code afterwards, one method taking
-   * up to 200 ms of the only C2 thread of a 2-core machine: measured, it ran through the first plan and kept the
-   * planner's own code waiting. An OM's first round comes after its start-up, when that queue is quiet.
+   * String.format a few hundred thousand times, and C2 compiles the formatter's code afterwards, on the only C2
+   * thread of a 2-core machine: measured, it ran through the first plan and kept the planner's own code waiting
+   * (docs/facts.md, "Planner time"). An OM's first round comes after its start-up, when that queue is quiet.
    */
   private static void waitForIdleJit() {
     CompilationMXBean jit = ManagementFactory.getCompilationMXBean();

@@ -131,7 +131,7 @@ public final class RangePlanner {
    * Steps 2 and 3 for one range of step 1: adds its pieces' assessments to {@code pieces}, returns the highest
    * tombstone ratio seen so far. A method per range rather than the body of the loop over ranges: the JIT compiles
    * a method after a few hundred calls, but the loop of a method called once only after some 60,000 rounds in the
-   * interpreter, which made up a third of the first plan after a restart at 1e5 buckets.
+   * interpreter: most of a first plan at 1e5 buckets (docs/facts.md, "Planner time").
    */
   private static double assessPieces(KeyRange range, TableFacts t, PlannerSettings settings,
       List<KeyRange> noProgress, List<RangeAssessment> pieces, double worstRatio) {

@@ -163,8 +163,8 @@ public final class TableFacts {
    * Each loop of the indexing is a method of its own, and a loop over every bucket runs in chunks of CHUNK, one
    * call each. The JIT compiles a loop that runs long in a method called once on the spot (on-stack replacement),
    * but only after some 60,000 rounds in the interpreter, and then the whole method (a constructor holding every
-   * loop took C2 160 ms, during the first plan, on the only C2 thread of a 2-core machine); a method called per
-   * chunk is compiled after about a hundred calls.
+   * loop kept the only C2 thread of a 2-core machine busy during the first plan: docs/facts.md, "Planner time");
+   * a method called per chunk is compiled after about a hundred calls.
    */
   private static final int CHUNK = 64;
 
