@@ -5,66 +5,186 @@ import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.PlanWork;
 import io.ozonerc.compaction.plan.PlannerSettings;
 import io.ozonerc.compaction.plan.RangePlanner;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * Time per plan of {@link RangePlanner#plan} on synthetic facts of a large OM ({@link SyntheticLsm}): 1e3 and 1e4
- * SST files x 1e3, 1e4 and 1e5 buckets, one table. Plain {@code main} with best-of-N wall time after warm-up (a
- * plan at the largest size is a single call of tens of milliseconds, where JMH's forks and iterations add minutes
- * on a shared machine and nothing in precision that the verdict needs); also prints the planner's step count.
+ * SST files x 1e3, 1e4 and 1e5 buckets, one table, default settings.
  *
- * <p>Run: {@code dev-support/bench-planner} (builds, then runs this class), or after a build
- * {@code java -cp <benchmarks classpath> io.ozonerc.bench.planner.PlannerBenchmark [repeats]}.
- * Target: a plan of 1e4 files x 1e5 buckets within 100 ms, once warm.
+ * <p>Each size runs in a JVM of its own, started for it with this JVM's options, which measures:
+ * <ul>
+ *   <li><b>cold</b>: the very first {@code RangePlanner.plan} call of that JVM, indexing the table included (what
+ *       an OM pays for its first round after a restart: the planner's classes are loaded and its code runs
+ *       interpreted until the JIT has compiled it). Building the synthetic facts comes before and is not timed;
+ *       the JVM then waits for the JIT to finish compiling that work ({@link #waitForIdleJit}).</li>
+ *   <li><b>warm</b>: best and median of N plans after at least 3 plans and 10 s of warm-up (C2 takes several
+ *       seconds of plans to settle).</li>
+ * </ul>
+ * A plan at the largest size is one call of tens of milliseconds: plain {@code main} with wall time, where JMH's
+ * forks and iterations would add minutes on a shared machine and nothing the verdict needs. Also prints the
+ * planner's step count ({@link PlanWork}), which does not depend on the machine.
+ *
+ * <p>With {@code --baseline DIR} every size is also run, in a fresh JVM of its own right after, with the planner
+ * classes found in DIR ahead of the current ones (an older build of {@code io.ozonerc.compaction.plan}, which
+ * {@code dev-support/bench-planner --baseline REF} compiles), and the ratios current / baseline are printed.
+ *
+ * <p>Run: {@code dev-support/bench-planner [--baseline REF] [repeats]}. Target: a plan of 1e4 files x 1e5 buckets
+ * within 100 ms, cold and warm each.
  */
 public final class PlannerBenchmark {
-  private static final long TARGET_MS = 100;
+  private static final double TARGET_MS = 100;
   private static final long WARM_UP_NANOS = 10_000_000_000L;
+  private static final int[][] SIZES = {
+      {1_000, 1_000}, {1_000, 10_000}, {1_000, 100_000}, {10_000, 1_000}, {10_000, 10_000}, {10_000, 100_000}};
+  private static final String RESULT = "RESULT ";
 
   private PlannerBenchmark() { }
 
-  public static void main(String[] args) {
-    int repeats = args.length > 0 ? Integer.parseInt(args[0]) : 7;
-    System.out.printf(Locale.ROOT, "planner benchmark, %s, %d cores, java %s, best of %d after warm-up%n",
-        Instant.now(), Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), repeats);
-    System.out.printf(Locale.ROOT, "%8s %8s %10s %10s %10s %8s %8s %12s%n", "files", "buckets", "first ms",
-        "best ms", "median ms", "planned", "ranges", "steps");
-    double last = 0;
-    for (int files : new int[] {1_000, 10_000}) {
-      for (int buckets : new int[] {1_000, 10_000, 100_000}) {
-        SyntheticLsm lsm = new SyntheticLsm(files, buckets, 42);
-        Map<String, List<KeyRange>> byTable = Map.of(SyntheticLsm.TABLE, lsm.buckets);
-        PlannerSettings settings = PlannerSettings.defaults();
-        // Warm-up: at least 3 plans and 10 s, so the JIT has compiled the planner before it is timed (C2 takes
-        // several seconds of plans to settle; after 4 s a 1e4 x 1e5 plan still took twice its settled time). The
-        // first plan of each size is printed too: an OM that plans once per round runs closer to it.
-        long firstStart = System.nanoTime();
-        RangePlanner.plan(lsm.files, byTable, List.of(), settings);
-        double firstMs = (System.nanoTime() - firstStart) / 1e6;
-        long warmUntil = System.nanoTime() + WARM_UP_NANOS;
-        for (int i = 1; i < 3 || System.nanoTime() < warmUntil; i++) {
-          RangePlanner.plan(lsm.files, byTable, List.of(), settings);
-        }
-        long[] nanos = new long[repeats];
-        CompactionPlan plan = null;
-        PlanWork work = null;
-        for (int i = 0; i < repeats; i++) {
-          work = PlanWork.unbounded();
-          long t0 = System.nanoTime();
-          plan = RangePlanner.plan(lsm.files, byTable, List.of(), settings, work);
-          nanos[i] = System.nanoTime() - t0;
-        }
-        java.util.Arrays.sort(nanos);
-        last = nanos[0] / 1e6;
-        System.out.printf(Locale.ROOT, "%8d %8d %10.1f %10.1f %10.1f %8d %8d %12d%n", files, buckets, firstMs,
-            nanos[0] / 1e6, nanos[repeats / 2] / 1e6, plan.planned().size(), plan.planned().size() + plan.notPlanned().size(),
-            work.steps());
+  public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("--one")) {
+      one(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+      return;
+    }
+    String baseline = null;
+    int repeats = 7;
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals("--baseline")) {
+        baseline = args[++i];
+      } else {
+        repeats = Integer.parseInt(args[i]);
       }
     }
-    System.out.printf(Locale.ROOT, "target: 1e4 files x 1e5 buckets <= %d ms per plan, warm: %s (%.1f ms)%n", TARGET_MS,
-        last <= TARGET_MS ? "MET" : "MISSED", last);
+    System.out.printf(Locale.ROOT, "planner benchmark, %s, %d cores, java %s, a fresh JVM per size and planner: "
+        + "cold = its first plan, warm = best and median of %d after 10 s of warm-up%n", Instant.now(),
+        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), repeats);
+    if (baseline != null) {
+      System.out.println("baseline: planner classes of " + baseline + " (run right after each size; ratio = "
+          + "current / baseline, below 1 is faster)");
+    }
+    System.out.printf(Locale.ROOT, "%-9s %7s %8s %9s %9s %9s %8s %8s %11s%n", "planner", "files", "buckets",
+        "cold ms", "best ms", "median ms", "planned", "ranges", "steps");
+    double[] largest = null;
+    for (int[] size : SIZES) {
+      double[] now = child(null, size[0], size[1], repeats);
+      print("current", size, now);
+      if (baseline != null) {
+        double[] base = child(baseline, size[0], size[1], repeats);
+        print("baseline", size, base);
+        System.out.printf(Locale.ROOT, "%-9s %7s %8s %9.2f %9.2f %9.2f%n", "ratio", "", "", now[0] / base[0],
+            now[1] / base[1], now[2] / base[2]);
+      }
+      largest = now;
+    }
+    System.out.printf(Locale.ROOT, "target: 1e4 files x 1e5 buckets <= %.0f ms per plan: cold %s (%.1f ms, %.2f x "
+        + "target), warm %s (best %.1f ms, median %.1f ms, %.2f x target)%n", TARGET_MS,
+        largest[0] <= TARGET_MS ? "MET" : "MISSED", largest[0], largest[0] / TARGET_MS,
+        largest[2] <= TARGET_MS ? "MET" : "MISSED", largest[1], largest[2], largest[2] / TARGET_MS);
+  }
+
+  private static void print(String planner, int[] size, double[] r) {
+    System.out.printf(Locale.ROOT, "%-9s %7d %8d %9.1f %9.1f %9.1f %8d %8d %11d%n", planner, size[0], size[1],
+        r[0], r[1], r[2], (long) r[3], (long) r[4], (long) r[5]);
+  }
+
+  /** Runs one size in a fresh JVM with this JVM's options; its planner classes from {@code baseline} when set. */
+  private static double[] child(String baseline, int files, int buckets, int repeats)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+    cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    cmd.add("-cp");
+    String cp = System.getProperty("java.class.path");
+    cmd.add(baseline == null ? cp : baseline + File.pathSeparator + cp);
+    cmd.add(PlannerBenchmark.class.getName());
+    cmd.addAll(List.of("--one", Integer.toString(files), Integer.toString(buckets), Integer.toString(repeats)));
+    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    double[] result = null;
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      for (String line = out.readLine(); line != null; line = out.readLine()) {
+        if (line.startsWith(RESULT)) {
+          result = Arrays.stream(line.substring(RESULT.length()).trim().split(" "))
+              .mapToDouble(Double::parseDouble).toArray();
+        } else {
+          System.out.println(line);
+        }
+      }
+    }
+    if (p.waitFor() != 0 || result == null) {
+      throw new IllegalStateException("benchmark JVM for " + files + " x " + buckets + " failed: " + p.exitValue());
+    }
+    return result;
+  }
+
+  /**
+   * Waits until the JIT has compiled nothing for half a second (at most 10 s). Building the synthetic facts calls
+   * String.format a few hundred thousand times, and C2 compiles the formatter's code afterwards, on the only C2
+   * thread of a 2-core machine: measured, it ran through the first plan and kept the planner's own code waiting
+   * (docs/facts.md, "Planner time"). An OM's first round comes after its start-up, when that queue is quiet.
+   */
+  private static void waitForIdleJit() {
+    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+      return;
+    }
+    long last = jit.getTotalCompilationTime();
+    long until = System.nanoTime() + 10_000_000_000L;
+    for (int quiet = 0; quiet < 5 && System.nanoTime() < until; ) {
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      long now = jit.getTotalCompilationTime();
+      quiet = now == last ? quiet + 1 : 0;
+      last = now;
+    }
+  }
+
+  /** One size in this JVM: the first plan, then warm-up, then {@code repeats} timed plans (none: no warm-up). */
+  private static void one(int files, int buckets, int repeats) {
+    SyntheticLsm lsm = new SyntheticLsm(files, buckets, 42);
+    Map<String, List<KeyRange>> byTable = Map.of(SyntheticLsm.TABLE, lsm.buckets);
+    PlannerSettings settings = PlannerSettings.defaults();
+    waitForIdleJit();
+    long coldStart = System.nanoTime();
+    CompactionPlan first = RangePlanner.plan(lsm.files, byTable, List.of(), settings);
+    double coldMs = (System.nanoTime() - coldStart) / 1e6;
+    if (repeats == 0) { // the first plan alone (for profiling it)
+      System.out.printf(Locale.ROOT, "%s%.3f%n", RESULT, coldMs);
+      return;
+    }
+    long warmUntil = System.nanoTime() + WARM_UP_NANOS;
+    for (int i = 1; i < 3 || System.nanoTime() < warmUntil; i++) {
+      RangePlanner.plan(lsm.files, byTable, List.of(), settings);
+    }
+    long[] nanos = new long[repeats];
+    CompactionPlan plan = null;
+    PlanWork work = null;
+    for (int i = 0; i < repeats; i++) {
+      work = PlanWork.unbounded();
+      long t0 = System.nanoTime();
+      plan = RangePlanner.plan(lsm.files, byTable, List.of(), settings, work);
+      nanos[i] = System.nanoTime() - t0;
+    }
+    if (plan.planned().size() != first.planned().size() || plan.notPlanned().size() != first.notPlanned().size()) {
+      throw new IllegalStateException("the first and the last plan differ");
+    }
+    Arrays.sort(nanos);
+    System.out.printf(Locale.ROOT, "%s%.3f %.3f %.3f %d %d %d%n", RESULT, coldMs, nanos[0] / 1e6,
+        nanos[repeats / 2] / 1e6, plan.planned().size(), plan.planned().size() + plan.notPlanned().size(),
+        work.steps());
   }
 }

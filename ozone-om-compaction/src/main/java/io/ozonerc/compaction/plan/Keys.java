@@ -2,6 +2,7 @@ package io.ozonerc.compaction.plan;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Comparator;
 
 /**
  * Byte-string keys as RocksDB orders them (unsigned lexicographic), with the two helpers the planner needs:
@@ -18,6 +19,17 @@ public final class Keys {
   public static int compare(byte[] a, byte[] b) {
     return Arrays.compareUnsigned(a, b);
   }
+
+  /**
+   * {@link #compare} as a comparator. A class of its own, not a method reference: a plan made right after the OM
+   * starts would otherwise pay for spinning the lambda's class (see {@link RangePlanner#plan}).
+   */
+  static final Comparator<byte[]> ORDER = new Comparator<>() {
+    @Override
+    public int compare(byte[] a, byte[] b) {
+      return Keys.compare(a, b);
+    }
+  };
 
   /** Compares exclusive ends, where {@code null} is +infinity. */
   public static int compareEnds(byte[] a, byte[] b) {
@@ -79,6 +91,76 @@ public final class Keys {
     // key < bound: the successor key + 0x00 reaches bound only by being it.
     return bound.length == key.length + 1 && bound[key.length] == 0
         && Arrays.equals(key, 0, key.length, bound, 0, key.length);
+  }
+
+  /**
+   * The one search over sorted keys the planner makes: in {@code keys} ascending ({@code null} elements stand for
+   * +infinity and may only end the array), the first index whose key is at or after {@code key} (strictly after
+   * with {@code after}), or {@code keys.length} when there is none. It searches outwards from {@code hint} in
+   * doubling steps, then bisects: O(log d) comparisons for an answer d places from the hint. A plan asks for its
+   * ranges in key order, so d is small and a search costs a few comparisons. Each comparison is a step of
+   * {@code work}.
+   */
+  static int search(byte[][] keys, byte[] key, boolean after, int hint, PlanWork work) {
+    int n = keys.length;
+    if (n == 0) {
+      return 0;
+    }
+    int h = Math.min(Math.max(hint, 0), n - 1);
+    int lo;
+    int hi;
+    work.step();
+    if (atOrAfter(keys[h], key, after)) { // the answer is at or before h
+      hi = h;
+      lo = 0;
+      for (int step = 1; hi - step >= 0; step <<= 1) {
+        work.step();
+        if (!atOrAfter(keys[hi - step], key, after)) {
+          lo = hi - step + 1;
+          break;
+        }
+        hi -= step;
+      }
+    } else { // the answer is after h
+      lo = h + 1;
+      hi = n;
+      for (int step = 1; lo + step - 1 < n; step <<= 1) {
+        work.step();
+        if (atOrAfter(keys[lo + step - 1], key, after)) {
+          hi = lo + step - 1;
+          break;
+        }
+        lo += step;
+      }
+    }
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      work.step();
+      if (atOrAfter(keys[mid], key, after)) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
+  }
+
+  private static boolean atOrAfter(byte[] element, byte[] key, boolean after) {
+    if (element == null) {
+      return true;
+    }
+    int c = compare(element, key);
+    return c > 0 || (c == 0 && !after);
+  }
+
+  /** Whether {@code keys} ascend (equal neighbours allowed), for skipping a sort of keys that come sorted. */
+  static boolean ascending(byte[][] keys) {
+    for (int i = 1; i < keys.length; i++) {
+      if (compare(keys[i - 1], keys[i]) > 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** True when [smallest, largest] (inclusive) and [begin, end) share a key. */

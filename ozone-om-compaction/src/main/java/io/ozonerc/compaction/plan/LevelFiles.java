@@ -1,11 +1,8 @@
 package io.ozonerc.compaction.plan;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.function.IntPredicate;
-import java.util.stream.IntStream;
 
 /**
  * The files of one LSM level of one table, sorted by smallest key, with prefix sums, so that a range query costs a
@@ -22,6 +19,9 @@ import java.util.stream.IntStream;
 final class LevelFiles {
   final int level;
   final SstFile[] files;
+  /** Smallest and largest key of each of {@link #files}: the smallest ascend, the largest too when disjoint. */
+  final byte[][] smallest;
+  final byte[][] largest;
   /** No two files share a key: largest keys ascend with smallest keys. */
   final boolean disjoint;
   private final long[] entries;
@@ -38,6 +38,9 @@ final class LevelFiles {
   private byte[] spanLo;
   private byte[] spanHi;
   private int[] spanRun = {0, 0};
+  // See placeAmongBounds: null unless set.
+  private int[] smallestAt;
+  private int[] largestAt;
   // Per-file values a plan asks for again and again, kept by index (see TableFacts#share): NaN or -1 until asked.
   final double[] densityUnder;
   private final byte[][] largestSuccessor;
@@ -50,15 +53,29 @@ final class LevelFiles {
   LevelFiles(int level, List<SstFile> levelFiles, PlanWork work) {
     this.level = level;
     this.work = work;
-    List<SstFile> sorted = new ArrayList<>(levelFiles);
-    sorted.sort(Comparator.comparing(SstFile::smallestKey, Keys::compare));
-    this.files = sorted.toArray(new SstFile[0]);
+    SstFile[] f = levelFiles.toArray(new SstFile[0]);
+    byte[][] lo = new byte[f.length][];
+    for (int i = 0; i < f.length; i++) {
+      lo[i] = f[i].smallestKey();
+    }
+    if (!Keys.ascending(lo)) { // RocksDB lists a level's files in key order: most levels come sorted
+      Arrays.sort(f, BY_SMALLEST); // stable: ties keep their order
+      for (int i = 0; i < f.length; i++) {
+        lo[i] = f[i].smallestKey();
+      }
+    }
+    this.files = f;
+    this.smallest = lo;
+    int n = files.length;
+    this.largest = new byte[n][];
+    for (int i = 0; i < n; i++) {
+      largest[i] = files[i].largestKey();
+    }
     boolean d = true;
-    for (int i = 1; i < files.length && d; i++) {
-      d = Keys.compare(files[i - 1].largestKey(), files[i].smallestKey()) < 0;
+    for (int i = 1; i < n && d; i++) {
+      d = Keys.compare(largest[i - 1], smallest[i]) < 0;
     }
     this.disjoint = d;
-    int n = files.length;
     entries = new long[n + 1];
     deletions = new long[n + 1];
     bytes = new long[n + 1];
@@ -76,8 +93,29 @@ final class LevelFiles {
     Arrays.fill(bucketsTouched, -1);
     bucketsEndingBefore = new int[n];
     bucketsBeginningUpTo = new int[n];
-    bySeqno = level > 0 ? null : IntStream.range(0, n).boxed()
-        .sorted(Comparator.comparingLong(i -> files[i].largestSeqno())).mapToInt(Integer::intValue).toArray();
+    bySeqno = level > 0 ? null : bySeqno(files);
+  }
+
+  /** Files by smallest key (a class, not a lambda: see {@link Keys#ORDER}). */
+  private static final Comparator<SstFile> BY_SMALLEST = new Comparator<>() {
+    @Override
+    public int compare(SstFile a, SstFile b) {
+      return Keys.compare(a.smallestKey(), b.smallestKey());
+    }
+  };
+
+  /** Indexes of {@code files} by largest sequence number, ties in index order (an insertion sort: level 0 is small). */
+  private static int[] bySeqno(SstFile[] files) {
+    int[] order = new int[files.length];
+    for (int i = 0; i < order.length; i++) {
+      int j = i;
+      while (j > 0 && files[order[j - 1]].largestSeqno() > files[i].largestSeqno()) {
+        order[j] = order[j - 1];
+        j--;
+      }
+      order[j] = i;
+    }
+    return order;
   }
 
   /**
@@ -85,81 +123,79 @@ final class LevelFiles {
    * {@code inclusiveEnd}, those overlapping [begin, end] (RocksDB's manual compaction treats its end as inclusive).
    */
   int from(byte[] begin) {
+    return from(begin, -1);
+  }
+
+  /**
+   * {@link #from(byte[])}, given how many of the table's file bounds lie before {@code begin} ({@code rank}, -1
+   * when not known): then the answer is counted among this level's places in those bounds, with no key compared.
+   */
+  int from(byte[] begin, int rank) {
     if (begin != fromKey) { // one range asks for the same bounds many times (estimate, shares, cost)
       // first file whose largest >= begin
-      fromHint = search(i -> Keys.compare(files[i].largestKey(), begin) >= 0, fromHint);
+      fromHint = rank >= 0 && largestAt != null ? searchInts(largestAt, rank, fromHint)
+          : Keys.search(largest, begin, false, fromHint, work);
       fromKey = begin;
     }
     return fromHint;
   }
 
   int to(byte[] end, boolean inclusiveEnd) {
+    return to(end, inclusiveEnd, -1);
+  }
+
+  /** {@link #to(byte[], boolean)}, given the rank of an exclusive {@code end} as {@link #from(byte[], int)} takes. */
+  int to(byte[] end, boolean inclusiveEnd, int rank) {
     if (end == null) {
       return files.length;
     }
     int k = inclusiveEnd ? 1 : 0;
     if (end != toKey[k]) {
       // first file whose smallest >= end (> end when inclusive)
-      toHint[k] = search(i -> {
-        int c = Keys.compare(files[i].smallestKey(), end);
-        return c > 0 || (c == 0 && !inclusiveEnd);
-      }, toHint[k]);
+      toHint[k] = rank >= 0 && !inclusiveEnd && smallestAt != null ? searchInts(smallestAt, rank, toHint[k])
+          : Keys.search(smallest, end, inclusiveEnd, toHint[k], work);
       toKey[k] = end;
     }
     return toHint[k];
   }
 
   /**
-   * Disjoint levels only: the run of files overlapping [lo, hi] (inclusive), remembered for the last (lo, hi) asked
-   * (by identity: callers pass keys of files, which never change).
+   * Disjoint levels of a table: where each file's smallest and largest key stand among all the table's file
+   * bounds sorted ({@link TableFacts}). The files whose largest key lies before a key are then those whose place
+   * is below the key's rank among the bounds.
    */
-  int[] spanRun(byte[] lo, byte[] hi) {
-    if (lo != spanLo || hi != spanHi) {
-      int from = search(i -> Keys.compare(files[i].largestKey(), lo) >= 0, spanRun[0]);
-      int to = search(i -> Keys.compare(files[i].smallestKey(), hi) > 0, spanRun[1]);
-      spanLo = lo;
-      spanHi = hi;
-      spanRun = new int[] {from, to};
-    }
-    work.step();
-    return spanRun;
+  void placeAmongBounds(int[] smallestPlaces, int[] largestPlaces) {
+    this.smallestAt = smallestPlaces;
+    this.largestAt = largestPlaces;
   }
 
-  /**
-   * The first index in [0, n] where {@code atOrAfter} holds (it holds for every index from there on), searched
-   * outwards from {@code hint} in doubling steps, then by bisection: O(log d) for an answer d files from the hint.
-   * A plan asks for ranges in key order, so d is small and a query costs a few comparisons.
-   */
-  private int search(IntPredicate atOrAfter, int hint) {
-    return search(files.length, atOrAfter, hint, work);
-  }
-
-  /** {@link #search(IntPredicate, int)} over any n sorted elements. */
-  static int search(int n, IntPredicate atOrAfter, int hint, PlanWork work) {
+  /** The first index of ascending {@code places} holding {@code rank} or more, galloping from {@code hint}. */
+  private int searchInts(int[] places, int rank, int hint) {
+    int n = places.length;
     if (n == 0) {
       return 0;
     }
-    int h = Math.min(Math.max(hint, 0), n - 1);
     int lo;
     int hi;
+    int h = Math.min(Math.max(hint, 0), n - 1);
     work.step();
-    if (atOrAfter.test(h)) { // the answer is at or before h
+    if (places[h] >= rank) {
       hi = h;
       lo = 0;
       for (int step = 1; hi - step >= 0; step <<= 1) {
         work.step();
-        if (!atOrAfter.test(hi - step)) {
+        if (places[hi - step] < rank) {
           lo = hi - step + 1;
           break;
         }
         hi -= step;
       }
-    } else { // the answer is after h
+    } else {
       lo = h + 1;
       hi = n;
       for (int step = 1; lo + step - 1 < n; step <<= 1) {
         work.step();
-        if (atOrAfter.test(lo + step - 1)) {
+        if (places[lo + step - 1] >= rank) {
           hi = lo + step - 1;
           break;
         }
@@ -169,7 +205,7 @@ final class LevelFiles {
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
       work.step();
-      if (atOrAfter.test(mid)) {
+      if (places[mid] >= rank) {
         hi = mid;
       } else {
         lo = mid + 1;
@@ -178,17 +214,32 @@ final class LevelFiles {
     return lo;
   }
 
+  /**
+   * Disjoint levels only: the run of files overlapping [lo, hi] (inclusive), remembered for the last (lo, hi) asked
+   * (by identity: callers pass keys of files, which never change).
+   */
+  int[] spanRun(byte[] lo, byte[] hi) {
+    if (lo != spanLo || hi != spanHi) {
+      int from = Keys.search(largest, lo, false, spanRun[0], work);
+      int to = Keys.search(smallest, hi, true, spanRun[1], work);
+      spanLo = lo;
+      spanHi = hi;
+      spanRun = new int[] {from, to};
+    }
+    work.step();
+    return spanRun;
+  }
+
   /** Any level: whether file i overlaps [begin, end), or [begin, end] with {@code inclusiveEnd}. */
   boolean overlaps(int i, byte[] begin, byte[] end, boolean inclusiveEnd) {
     work.step();
-    SstFile f = files[i];
-    if (Keys.compare(f.largestKey(), begin) < 0) {
+    if (Keys.compare(largest[i], begin) < 0) {
       return false;
     }
     if (end == null) {
       return true;
     }
-    int c = Keys.compare(f.smallestKey(), end);
+    int c = Keys.compare(smallest[i], end);
     return c < 0 || (inclusiveEnd && c == 0);
   }
 

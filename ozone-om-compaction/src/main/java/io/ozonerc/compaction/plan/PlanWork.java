@@ -21,8 +21,16 @@ public final class PlanWork {
 
   /** Plans to the end. */
   public static PlanWork unbounded() {
-    return new PlanWork(() -> false);
+    return new PlanWork(NEVER);
   }
+
+  /** Never stops (a class, not a lambda: see RangePlanner's BEST_FIRST). */
+  private static final BooleanSupplier NEVER = new BooleanSupplier() {
+    @Override
+    public boolean getAsBoolean() {
+      return false;
+    }
+  };
 
   /**
    * Stops planning once {@code stop} returns true (e.g. the round's deadline passed, or shutdown); the plan then

@@ -96,7 +96,12 @@ public final class RangePlanner {
     Map<String, List<SstFile>> filesByTable = new HashMap<>();
     for (SstFile f : files) {
       if (bucketsByTable.containsKey(f.table())) {
-        filesByTable.computeIfAbsent(f.table(), t -> new ArrayList<>()).add(f);
+        List<SstFile> tableFiles = filesByTable.get(f.table()); // no lambda: see BEST_FIRST
+        if (tableFiles == null) {
+          tableFiles = new ArrayList<>();
+          filesByTable.put(f.table(), tableFiles);
+        }
+        tableFiles.add(f);
       }
     }
     tables:
@@ -111,22 +116,7 @@ public final class RangePlanner {
           stopped = true;
           break;
         }
-        for (KeyRange piece : split(range, t, settings.maxCompactionEntries())) {
-          if (range.kind() == KeyRange.Kind.GAP
-              && Math.round(RangeStats.estimate(t, piece.begin(), piece.end()).entries()) == 0) {
-            continue; // a gap that straddling files cross but that holds nothing by estimate
-          }
-          RangeAssessment a = assess(piece, t, settings);
-          if (a.verdict() == Verdict.BELOW_THRESHOLD) {
-            a = denseSubRange(piece, t, settings).orElse(a);
-          }
-          if (range.kind() == KeyRange.Kind.GAP && Math.round(a.estimate().entries()) == 0) {
-            continue; // a gap that straddling files cross but that holds nothing by estimate
-          }
-          worstRatio = Math.max(worstRatio, a.estimate().tombstoneRatio());
-          // Before merging, so a piece that must wait does not hold back its neighbours.
-          pieces.add(a.verdict() == Verdict.PLANNED ? leaveOutNoProgress(a, noProgress) : a);
-        }
+        worstRatio = assessPieces(range, t, settings, noProgress, pieces, worstRatio);
       }
       worst.put(table, worstRatio);
       for (RangeAssessment a : merge(pieces, t, settings)) {
@@ -140,9 +130,7 @@ public final class RangePlanner {
         break tables;
       }
     }
-    candidates.sort(Comparator.comparingDouble(RangeAssessment::score).reversed()
-        .thenComparing(a -> a.range().table())
-        .thenComparing(a -> a.range().begin(), Keys::compare));
+    candidates.sort(BEST_FIRST);
     List<RangeAssessment> planned = new ArrayList<>();
     List<RangeAssessment> notPlanned = new ArrayList<>();
     Budget budget = new Budget(settings, spent);
@@ -156,6 +144,33 @@ public final class RangePlanner {
     }
     notPlanned.addAll(rejected);
     return new CompactionPlan(List.copyOf(planned), List.copyOf(notPlanned), Map.copyOf(worst), !work.stopped());
+  }
+
+  /**
+   * Steps 2 and 3 for one range of step 1: adds its pieces' assessments to {@code pieces}, returns the highest
+   * tombstone ratio seen so far. A method per range rather than the body of the loop over ranges: the JIT compiles
+   * a method after a few hundred calls, but the loop of a method called once only after some 60,000 rounds in the
+   * interpreter: most of a first plan at 1e5 buckets (docs/facts.md, "Planner time").
+   */
+  private static double assessPieces(KeyRange range, TableFacts t, PlannerSettings settings,
+      List<KeyRange> noProgress, List<RangeAssessment> pieces, double worstRatio) {
+    for (KeyRange piece : split(range, t, settings.maxCompactionEntries())) {
+      if (range.kind() == KeyRange.Kind.GAP
+          && Math.round(RangeStats.estimate(t, piece.begin(), piece.end()).entries()) == 0) {
+        continue; // a gap that straddling files cross but that holds nothing by estimate
+      }
+      RangeAssessment a = assess(piece, t, settings);
+      if (a.verdict() == Verdict.BELOW_THRESHOLD) {
+        a = denseSubRange(piece, t, settings).orElse(a);
+      }
+      if (range.kind() == KeyRange.Kind.GAP && Math.round(a.estimate().entries()) == 0) {
+        continue; // a gap that straddling files cross but that holds nothing by estimate
+      }
+      worstRatio = Math.max(worstRatio, a.estimate().tombstoneRatio());
+      // Before merging, so a piece that must wait does not hold back its neighbours.
+      pieces.add(a.verdict() == Verdict.PLANNED ? leaveOutNoProgress(a, noProgress) : a);
+    }
+    return worstRatio;
   }
 
   /**
@@ -179,13 +194,8 @@ public final class RangePlanner {
     long tombstones = Math.round(est.tombstones());
     if (est.deepestLevel() < 0 || tombstones < s.minTombstones() || est.tombstoneRatio() < s.tombstoneRatio()) {
       // Nearly every range of a plan ends here: its cost and words are worked out only if someone asks.
-      Supplier<RangeStats> stats = RangeAssessment.once(() -> {
-        synchronized (t) { // the indexes of a table are not thread-safe
-          return est.withCost(CompactionCost.estimate(t, range.begin(), range.end(), force));
-        }
-      });
-      return new RangeAssessment(range, range, est, stats, Verdict.BELOW_THRESHOLD,
-          () -> why(stats.get(), s, ""), force);
+      Supplier<RangeStats> stats = RangeAssessment.once(new CostWhenAsked(t, range, est, force));
+      return new RangeAssessment(range, range, est, stats, Verdict.BELOW_THRESHOLD, new WhyWhenAsked(stats, s), force);
     }
     RangeStats st = est.withCost(CompactionCost.estimate(t, range.begin(), range.end(), force));
     Verdict v = st.busy() ? Verdict.BUSY : Verdict.PLANNED;
@@ -266,20 +276,32 @@ public final class RangePlanner {
       if (cursor == null) {
         break; // a bucket ran to +inf; anything after it is inside it
       }
-      byte[] begin = Keys.compare(b.begin(), cursor) < 0 ? cursor : b.begin(); // clip overlapping input
-      // A gap no file begins or ends in holds nothing by estimate (TableFacts#straddledGap): most gaps of a big OM.
-      if (Keys.compare(cursor, begin) < 0 && !t.straddledGap(cursor, begin)) {
-        all.add(new KeyRange(table, KeyRange.Kind.GAP, NO_BUCKET, cursor, begin));
-      }
-      if (b.end() == null || Keys.compare(begin, b.end()) < 0) {
-        all.add(b.withBounds(begin, b.end()));
-        cursor = b.end();
-      }
+      cursor = addBucket(table, t, b, cursor, all); // a method per bucket: see assessPieces
     }
     if (cursor != null) {
       all.add(new KeyRange(table, KeyRange.Kind.GAP, NO_BUCKET, cursor, null));
     }
-    return all.stream().filter(r -> t.anyOverlapping(r.begin(), r.end())).toList();
+    List<KeyRange> held = new ArrayList<>(all.size());
+    for (KeyRange r : all) { // a loop, not a stream: cheaper before the JIT has compiled it (a first plan)
+      if (t.anyOverlapping(r.begin(), r.end())) {
+        held.add(r);
+      }
+    }
+    return held;
+  }
+
+  /** Step 1 for one bucket: adds the gap before it (when it may hold data) and the bucket; returns the new cursor. */
+  private static byte[] addBucket(String table, TableFacts t, KeyRange b, byte[] cursor, List<KeyRange> all) {
+    byte[] begin = Keys.compare(b.begin(), cursor) < 0 ? cursor : b.begin(); // clip overlapping input
+    // A gap no file begins or ends in holds nothing by estimate (TableFacts#straddledGap): most gaps of a big OM.
+    if (Keys.compare(cursor, begin) < 0 && !t.straddledGap(cursor, begin)) {
+      all.add(new KeyRange(table, KeyRange.Kind.GAP, NO_BUCKET, cursor, begin));
+    }
+    if (b.end() == null || Keys.compare(begin, b.end()) < 0) {
+      all.add(b.withBounds(begin, b.end()));
+      return b.end();
+    }
+    return cursor;
   }
 
   /** Step 2: cut a range at file boundaries into pieces whose overlapping files hold at most {@code cap} entries. */
@@ -439,5 +461,60 @@ public final class RangePlanner {
       }
     }
     return a;
+  }
+
+  /*
+   * Classes, not lambdas, on the way of every plan: the first plan after an OM restart would otherwise spin a
+   * class per lambda (and have the JIT compile the class spinner) while the planner itself still runs interpreted.
+   */
+
+  /** Ranges by score, best first; ties by table, then by begin. */
+  private static final Comparator<RangeAssessment> BEST_FIRST = new Comparator<>() {
+    @Override
+    public int compare(RangeAssessment a, RangeAssessment b) {
+      int c = Double.compare(b.score(), a.score());
+      if (c == 0) {
+        c = a.range().table().compareTo(b.range().table());
+      }
+      return c != 0 ? c : Keys.compare(a.range().begin(), b.range().begin());
+    }
+  };
+
+  /** The estimates of a range with the cost of compacting it, worked out when first asked. */
+  private static final class CostWhenAsked implements Supplier<RangeStats> {
+    private final TableFacts t;
+    private final KeyRange range;
+    private final RangeStats estimate;
+    private final boolean force;
+
+    CostWhenAsked(TableFacts t, KeyRange range, RangeStats estimate, boolean force) {
+      this.t = t;
+      this.range = range;
+      this.estimate = estimate;
+      this.force = force;
+    }
+
+    @Override
+    public RangeStats get() {
+      synchronized (t) { // the indexes of a table are not thread-safe
+        return estimate.withCost(CompactionCost.estimate(t, range.begin(), range.end(), force));
+      }
+    }
+  }
+
+  /** The words of a below-threshold verdict, worked out when first asked. */
+  private static final class WhyWhenAsked implements Supplier<String> {
+    private final Supplier<RangeStats> stats;
+    private final PlannerSettings settings;
+
+    WhyWhenAsked(Supplier<RangeStats> stats, PlannerSettings settings) {
+      this.stats = stats;
+      this.settings = settings;
+    }
+
+    @Override
+    public String get() {
+      return why(stats.get(), settings, "");
+    }
   }
 }

@@ -119,21 +119,28 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
       if (lf == null) {
         continue;
       }
-      double[] run = new double[2]; // entries, tombstones of this level's part of the range
+      double runEntries = 0; // entries and tombstones of this level's part of the range
+      double runTombstones = 0;
       boolean any = false;
       if (lf.disjoint) {
-        int from = lf.from(begin);
-        int to = lf.to(end, false);
+        int from = t.from(lf, begin);
+        int to = t.to(lf, end);
         if (to > from) {
           any = true;
           busy |= lf.busy(from, to);
           if (to - from >= 3) { // files strictly between the first and the last lie wholly inside
-            run[0] += lf.entries(from + 1, to - 1);
-            run[1] += lf.deletions(from + 1, to - 1);
+            runEntries += lf.entries(from + 1, to - 1);
+            runTombstones += lf.deletions(from + 1, to - 1);
           }
-          addShared(t, lf, from, begin, end, run);
+          t.work().step();
+          double share = t.overlappingShare(lf, from, begin, end); // the run [from, to) overlaps
+          runEntries += lf.files[from].entries() * share;
+          runTombstones += lf.files[from].deletions() * share;
           if (to - 1 > from) {
-            addShared(t, lf, to - 1, begin, end, run);
+            t.work().step();
+            share = t.overlappingShare(lf, to - 1, begin, end);
+            runEntries += lf.files[to - 1].entries() * share;
+            runTombstones += lf.files[to - 1].deletions() * share;
           }
         }
       } else {
@@ -141,7 +148,10 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
           if (lf.overlaps(i, begin, end, false)) {
             any = true;
             busy |= lf.files[i].beingCompacted();
-            addShared(t, lf, i, begin, end, run);
+            t.work().step();
+            double share = t.overlappingShare(lf, i, begin, end);
+            runEntries += lf.files[i].entries() * share;
+            runTombstones += lf.files[i].deletions() * share;
           }
         }
       }
@@ -150,13 +160,13 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
       }
       deepest = deepest < 0 ? level : deepest;
       shallowest = level;
-      double runHides = Math.min(run[1], visiblePuts);
+      double runHides = Math.min(runTombstones, visiblePuts);
       hidden += runHides;
-      visiblePuts += (run[0] - run[1]) - runHides;
-      entries += run[0];
-      tombstones += run[1];
+      visiblePuts += (runEntries - runTombstones) - runHides;
+      entries += runEntries;
+      tombstones += runTombstones;
       if (level == deepest) {
-        bottom += run[1];
+        bottom += runTombstones;
       }
     }
     // Level 0: each file is a run of its own, oldest (lowest sequence number) first.
@@ -167,23 +177,22 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
       if (stretch < 0 && !l0.overlaps(i, begin, end, false)) {
         continue;
       }
-      double[] run = new double[2];
-      if (stretch >= 0) { // the file straddles both ends of the range
-        t.work().step();
-        double share = t.straddlingShare(l0, i, begin, end, begin, end);
-        run[0] += l0.files[i].entries() * share;
-        run[1] += l0.files[i].deletions() * share;
-      } else {
-        addShared(t, l0, i, begin, end, run);
-      }
+      t.work().step();
+      // A file covering the range's stretch of level 0 straddles both its ends.
+      double share = stretch >= 0 ? t.straddlingShare(l0, i, begin, end, begin, end)
+          : t.overlappingShare(l0, i, begin, end);
+      double runEntries = 0;
+      double runTombstones = 0;
+      runEntries += l0.files[i].entries() * share;
+      runTombstones += l0.files[i].deletions() * share;
       busy |= l0.files[i].beingCompacted();
       deepest = deepest < 0 ? 0 : deepest;
       shallowest = 0;
-      double runHides = Math.min(run[1], visiblePuts);
+      double runHides = Math.min(runTombstones, visiblePuts);
       hidden += runHides;
-      visiblePuts += (run[0] - run[1]) - runHides;
-      entries += run[0];
-      tombstones += run[1];
+      visiblePuts += (runEntries - runTombstones) - runHides;
+      entries += runEntries;
+      tombstones += runTombstones;
     }
     return new RangeStats(entries, tombstones, hidden, bottom, 0, 0, 0, shallowest, deepest, busy);
   }
@@ -195,13 +204,5 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
     }
     return new RangeStats(entries, tombstones, hiddenPuts, bottomTombstones, cost.entries(), cost.bytes(),
         cost.files(), shallowestLevel, deepestLevel, busy || cost.busy());
-  }
-
-  private static void addShared(TableFacts t, LevelFiles lf, int i, byte[] begin, byte[] end, double[] run) {
-    t.work().step();
-    SstFile f = lf.files[i];
-    double share = t.share(lf, i, begin, end);
-    run[0] += f.entries() * share;
-    run[1] += f.deletions() * share;
   }
 }

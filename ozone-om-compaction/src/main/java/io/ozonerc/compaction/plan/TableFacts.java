@@ -2,13 +2,12 @@ package io.ozonerc.compaction.plan;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.function.Consumer;
-import java.util.function.IntFunction;
 
 /**
  * One table's SST files and bucket ranges, indexed once so that every range query of a plan is a few binary
@@ -26,8 +25,18 @@ public final class TableFacts {
   private final PlanWork work;
   // Buckets sorted by begin, and their non-null ends sorted on their own (for counting overlaps of any input).
   private final KeyRange[] sortedBuckets;
+  private final byte[][] bucketBegins; // of sortedBuckets
+  private final byte[][] bucketEnds; // of sortedBuckets, null for +infinity
   private final byte[][] sortedEnds;
   private final boolean bucketsDisjoint;
+  // Disjoint buckets (else null): per bucket, how many file bounds lie before its begin and before its end (all
+  // for a null end), and whether the bucket before ends exactly where it begins. A plan asks about each bucket
+  // (and the gap before it) with the bucket's own key arrays, in key order: found by identity next to the last
+  // one found (bucketCursor), its answers about file bounds need no search.
+  private final int[] rankBegin;
+  private final int[] rankEnd;
+  private final boolean[] adjoinsPrevious;
+  private int bucketCursor;
   // Level-0 files sorted by smallest key grouped into runs that overlap transitively (RocksDB picks a whole run).
   private final int[] l0RunStart;
   private final byte[][] l0RunLargest;
@@ -57,12 +66,17 @@ public final class TableFacts {
   private byte[] straddleBegin;
   private byte[] straddleEnd;
   private int straddle;
-  private final Map<Integer, RangeStats> stretchEstimates = new HashMap<>();
-  // Disjoint buckets: rank of the last range begin and end asked (see bucketShareSum); ranges come in key order.
-  private byte[] rangeBegin;
-  private int beginRank;
-  private byte[] rangeEnd;
-  private int endRank;
+  // Per stretch of file bounds (see straddleStretch): whether a file overlaps a range in it (0 not asked yet, 1 no,
+  // 2 yes), and the estimate kept for its whole buckets (see wholeBucketStretch).
+  private final byte[] overlapInStretch;
+  private final RangeStats[] stretchEstimates;
+  // Disjoint buckets: ranks of the last two range begins and ends asked, latest first (see bucketShareSum).
+  private final byte[][] rangeBegin = new byte[2][];
+  private final int[] beginRank = new int[2];
+  private final byte[][] rangeEnd = new byte[2][];
+  private final int[] endRank = new int[2];
+  private int touchedBeginHint;
+  private int touchedEndHint;
   // partFraction of a file covering a whole bucket, for the last bucket and range asked.
   private KeyRange fractionBucket;
   private byte[] fractionBegin;
@@ -78,67 +92,367 @@ public final class TableFacts {
     }
     this.levels = byLevel(files, maxLevel, work);
     this.memoBelow = new double[memoBegin.length][levels.length];
-    this.sortedBuckets = buckets.toArray(new KeyRange[0]);
-    Arrays.sort(sortedBuckets, Comparator.comparing(KeyRange::begin, Keys::compare));
-    this.buckets = List.of(sortedBuckets);
-    this.sortedEnds = Arrays.stream(sortedBuckets).map(KeyRange::end).filter(e -> e != null)
-        .sorted(Keys::compare).toArray(byte[][]::new);
-    boolean d = true;
-    for (int i = 1; i < sortedBuckets.length && d; i++) {
-      byte[] prevEnd = sortedBuckets[i - 1].end();
-      d = prevEnd != null && Keys.compare(prevEnd, sortedBuckets[i].begin()) <= 0;
+    KeyRange[] sorted = buckets.toArray(new KeyRange[0]);
+    int nb = sorted.length;
+    byte[][] begins = new byte[nb][];
+    byte[][] bucketEnds = new byte[nb][];
+    boundsOf(sorted, begins, bucketEnds);
+    // The service passes the buckets of a key-name table sorted and disjoint: each ends at or before the next
+    // begins. One pass checks that (and which buckets the one before adjoins); anything else is sorted first.
+    boolean[] adjoins = new boolean[nb];
+    boolean d = disjointInOrder(begins, bucketEnds, adjoins);
+    if (!d && !Keys.ascending(begins)) {
+      Arrays.sort(sorted, BY_BEGIN); // stable: ties keep their order
+      boundsOf(sorted, begins, bucketEnds);
+      d = disjointInOrder(begins, bucketEnds, adjoins);
     }
     this.bucketsDisjoint = d;
+    this.sortedBuckets = sorted;
+    this.bucketBegins = begins;
+    this.bucketEnds = bucketEnds;
+    this.buckets = Collections.unmodifiableList(Arrays.asList(sorted)); // a view: copying 1e5 buckets costs more
+    // Disjoint buckets have only the last end null, if any: no pass needed.
+    byte[][] ends = !d ? nonNull(bucketEnds)
+        : nb > 0 && bucketEnds[nb - 1] == null ? Arrays.copyOf(bucketEnds, nb - 1) : bucketEnds;
+    if (!d && !Keys.ascending(ends)) { // disjoint buckets end in order
+      Arrays.sort(ends, Keys.ORDER);
+    }
+    this.sortedEnds = ends;
     LevelFiles l0 = level(0);
-    List<Integer> starts = new ArrayList<>();
-    List<byte[]> largest = new ArrayList<>();
-    if (l0 != null) {
-      for (int i = 0; i < l0.files.length; i++) {
-        SstFile f = l0.files[i];
-        int last = largest.size() - 1;
-        if (last >= 0 && Keys.compare(f.smallestKey(), largest.get(last)) <= 0) {
-          if (Keys.compare(f.largestKey(), largest.get(last)) > 0) {
-            largest.set(last, f.largestKey());
-          }
-        } else {
-          starts.add(i);
-          largest.add(f.largestKey());
+    int n0 = l0 == null ? 0 : l0.files.length;
+    int[] starts = new int[n0 + 1];
+    byte[][] largest = new byte[n0][];
+    int runs = 0;
+    for (int i = 0; i < n0; i++) {
+      if (runs > 0 && Keys.compare(l0.smallest[i], largest[runs - 1]) <= 0) {
+        if (Keys.compare(l0.largest[i], largest[runs - 1]) > 0) {
+          largest[runs - 1] = l0.largest[i];
         }
+      } else {
+        starts[runs] = i;
+        largest[runs++] = l0.largest[i];
       }
-      starts.add(l0.files.length);
     }
-    this.l0RunStart = starts.stream().mapToInt(Integer::intValue).toArray();
-    this.l0RunLargest = largest.toArray(new byte[0][]);
-    TreeSet<byte[]> points = new TreeSet<>(Keys::compare);
-    for (SstFile f : l0 == null ? new SstFile[0] : l0.files) {
-      points.add(f.smallestKey());
-      points.add(Keys.keySuccessor(f.largestKey()));
+    starts[runs] = n0;
+    this.l0RunStart = l0 == null ? new int[0] : Arrays.copyOf(starts, runs + 1);
+    this.l0RunLargest = Arrays.copyOf(largest, runs);
+    this.l0Points = l0 == null ? new byte[0][] : l0Points(l0);
+    this.fileBounds = fileBounds(levels);
+    this.fileStarts = fileStarts(levels);
+    if (bucketsDisjoint) {
+      rankBegin = new int[nb];
+      rankEnd = new int[nb];
+      adjoinsPrevious = adjoins;
+      rank(begins, bucketEnds, fileBounds, rankBegin, rankEnd, work);
+    } else {
+      rankBegin = null;
+      rankEnd = null;
+      adjoinsPrevious = null;
     }
-    this.l0Points = points.toArray(new byte[0][]);
-    this.fileBounds = files.stream().flatMap(f -> java.util.stream.Stream.of(f.smallestKey(), f.largestKey()))
-        .sorted(Keys::compare).toArray(byte[][]::new);
-    this.fileStarts = files.stream().map(SstFile::smallestKey).sorted(Keys::compare).toArray(byte[][]::new);
     int stretches = l0Points.length + 1;
     this.l0Covering = new int[stretches][];
     this.l0CoveringIn = new boolean[stretches][];
     this.l0CoveringEntries = new long[stretches];
-    for (int k = 0; k < stretches; k++) {
-      List<Integer> cover = new ArrayList<>();
-      boolean[] in = new boolean[l0 == null ? 0 : l0.files.length];
-      for (int j = 0; l0 != null && j < l0.bySeqno.length; j++) {
+    if (l0 != null) {
+      cover(l0, l0Points, l0Covering, l0CoveringIn, l0CoveringEntries);
+    } else {
+      Arrays.fill(l0Covering, new int[0]);
+      Arrays.fill(l0CoveringIn, new boolean[0]);
+    }
+    this.overlapInStretch = new byte[fileBounds.length + 1];
+    this.stretchEstimates = new RangeStats[fileBounds.length + 1];
+  }
+
+  /*
+   * Each loop of the indexing is a method of its own, and a loop over every bucket runs in chunks of CHUNK, one
+   * call each. The JIT compiles a loop that runs long in a method called once on the spot (on-stack replacement),
+   * but only after some 60,000 rounds in the interpreter, and then the whole method (a constructor holding every
+   * loop kept the only C2 thread of a 2-core machine busy during the first plan: docs/facts.md, "Planner time");
+   * a method called per chunk is compiled after about a hundred calls.
+   */
+  private static final int CHUNK = 64;
+
+  private static void boundsOf(KeyRange[] buckets, byte[][] begins, byte[][] ends) {
+    for (int from = 0; from < buckets.length; from += CHUNK) {
+      boundsOf(buckets, begins, ends, from, Math.min(buckets.length, from + CHUNK));
+    }
+  }
+
+  private static void boundsOf(KeyRange[] buckets, byte[][] begins, byte[][] ends, int from, int to) {
+    for (int i = from; i < to; i++) {
+      begins[i] = buckets[i].begin();
+      ends[i] = buckets[i].end();
+    }
+  }
+
+  /** Whether each bucket ends at or before the next begins; marks those whose predecessor ends just there. */
+  private static boolean disjointInOrder(byte[][] begins, byte[][] ends, boolean[] adjoins) {
+    for (int from = 1; from < begins.length; from += CHUNK) {
+      if (!disjointInOrder(begins, ends, adjoins, from, Math.min(begins.length, from + CHUNK))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean disjointInOrder(byte[][] begins, byte[][] ends, boolean[] adjoins, int from, int to) {
+    for (int i = from; i < to; i++) {
+      int c = ends[i - 1] == null ? 1 : Keys.compare(ends[i - 1], begins[i]);
+      if (c > 0) {
+        return false;
+      }
+      adjoins[i] = c == 0;
+    }
+    return true;
+  }
+
+  private static byte[][] nonNull(byte[][] keys) {
+    int n = 0;
+    for (byte[] k : keys) {
+      n += k == null ? 0 : 1;
+    }
+    byte[][] out = new byte[n][];
+    n = 0;
+    for (byte[] k : keys) {
+      if (k != null) {
+        out[n++] = k;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * How many of {@code bounds} lie before each begin and each end (all of them for a null end), for disjoint
+   * buckets: begins and ends then alternate in ascending order, so one pass over the bounds counts them all.
+   */
+  private static void rank(byte[][] begins, byte[][] ends, byte[][] bounds, int[] rankBegin, int[] rankEnd,
+      PlanWork work) {
+    int p = 0;
+    for (int from = 0; from < begins.length; from += CHUNK) {
+      p = rank(begins, ends, bounds, rankBegin, rankEnd, work, p, from, Math.min(begins.length, from + CHUNK));
+    }
+  }
+
+  private static int rank(byte[][] begins, byte[][] ends, byte[][] bounds, int[] rankBegin, int[] rankEnd,
+      PlanWork work, int before, int from, int to) {
+    int p = before;
+    for (int j = from; j < to; j++) {
+      p = boundsBefore(bounds, begins[j], p, work);
+      rankBegin[j] = p;
+      if (ends[j] == null) {
+        rankEnd[j] = bounds.length;
+      } else {
+        p = boundsBefore(bounds, ends[j], p, work);
+        rankEnd[j] = p;
+      }
+    }
+    return p;
+  }
+
+  /** How many of {@code bounds} lie before {@code key}, counting on from {@code from} of them (known to lie before). */
+  private static int boundsBefore(byte[][] bounds, byte[] key, int from, PlanWork work) {
+    int p = from;
+    while (p < bounds.length) {
+      work.step();
+      if (Keys.compare(bounds[p], key) >= 0) {
+        break;
+      }
+      p++;
+    }
+    return p;
+  }
+
+  /** Per stretch of level 0 between its points, the files covering it (oldest first), their flags and entries. */
+  private static void cover(LevelFiles l0, byte[][] points, int[][] covering, boolean[][] coveringIn,
+      long[] coveringEntries) {
+    int n0 = l0.files.length;
+    int[] cover = new int[n0];
+    for (int k = 0; k < covering.length; k++) {
+      int count = 0;
+      boolean[] in = new boolean[n0];
+      for (int j = 0; k > 0 && k < points.length && j < n0; j++) {
         int i = l0.bySeqno[j];
-        SstFile f = l0.files[i];
         // Covers the stretch (points[k-1], points[k]): starts at or before its lower point, ends at or after its upper.
-        if (k > 0 && k < l0Points.length && Keys.compare(f.smallestKey(), l0Points[k - 1]) <= 0
-            && Keys.compare(Keys.keySuccessor(f.largestKey()), l0Points[k]) >= 0) {
-          cover.add(i);
+        if (Keys.compare(l0.smallest[i], points[k - 1]) <= 0 && Keys.compare(l0.largestSuccessor(i), points[k]) >= 0) {
+          cover[count++] = i;
           in[i] = true;
-          l0CoveringEntries[k] += f.entries();
+          coveringEntries[k] += l0.files[i].entries();
         }
       }
-      l0Covering[k] = cover.stream().mapToInt(Integer::intValue).toArray();
-      l0CoveringIn[k] = in;
+      covering[k] = Arrays.copyOf(cover, count);
+      coveringIn[k] = in;
     }
+  }
+
+  /** Level 0's smallest keys and successors of largest keys, sorted and distinct. */
+  private static byte[][] l0Points(LevelFiles l0) {
+    byte[][] points = new byte[2 * l0.files.length][];
+    for (int i = 0; i < l0.files.length; i++) {
+      points[2 * i] = l0.smallest[i];
+      points[2 * i + 1] = l0.largestSuccessor(i);
+    }
+    Arrays.sort(points, Keys.ORDER);
+    int distinct = 0;
+    for (byte[] p : points) {
+      if (distinct == 0 || Keys.compare(points[distinct - 1], p) != 0) {
+        points[distinct++] = p;
+      }
+    }
+    return Arrays.copyOf(points, distinct);
+  }
+
+  /**
+   * Every file's smallest and largest key, all levels, sorted. A disjoint level gives them in order already (each
+   * file's smallest, then its largest): the levels are merged one by one, smallest first. Each disjoint level of 1
+   * and deeper is told where its files' keys stand in the result ({@link LevelFiles#placeAmongBounds}).
+   */
+  /** Every file's smallest key, ascending (for {@link #anyFileBeginsIn}). */
+  private static byte[][] fileStarts(LevelFiles[] levels) {
+    int n = 0;
+    for (LevelFiles lf : levels) {
+      n += lf == null ? 0 : lf.files.length;
+    }
+    byte[][] starts = new byte[n][];
+    int i = 0;
+    for (LevelFiles lf : levels) {
+      if (lf != null) {
+        System.arraycopy(lf.smallest, 0, starts, i, lf.files.length);
+        i += lf.files.length;
+      }
+    }
+    Arrays.sort(starts, Keys.ORDER);
+    return starts;
+  }
+
+  private static byte[][] fileBounds(LevelFiles[] levels) {
+    byte[][] merged = new byte[0][];
+    int[] tags = new int[0]; // per merged key: (file index x 2 + 1 for a largest key) x levels + level
+    int nl = levels.length;
+    for (LevelFiles lf : levels) {
+      if (lf == null) {
+        continue;
+      }
+      byte[][] level = new byte[2 * lf.files.length][];
+      int[] levelTags = new int[level.length];
+      for (int i = 0; i < lf.files.length; i++) {
+        level[2 * i] = lf.smallest[i];
+        level[2 * i + 1] = lf.largest[i];
+        levelTags[2 * i] = (2 * i) * nl + lf.level;
+        levelTags[2 * i + 1] = (2 * i + 1) * nl + lf.level;
+      }
+      if (!lf.disjoint) {
+        Arrays.sort(level, Keys.ORDER); // its places are not needed
+      }
+      byte[][] out = new byte[merged.length + level.length][];
+      int[] outTags = new int[out.length];
+      int i = 0;
+      int j = 0;
+      for (int n = 0; n < out.length; n++) {
+        if (j >= level.length || (i < merged.length && Keys.compare(merged[i], level[j]) <= 0)) {
+          outTags[n] = tags[i];
+          out[n] = merged[i++];
+        } else {
+          outTags[n] = levelTags[j];
+          out[n] = level[j++];
+        }
+      }
+      merged = out;
+      tags = outTags;
+    }
+    int[][] smallestAt = new int[nl][];
+    int[][] largestAt = new int[nl][];
+    for (int l = 1; l < nl; l++) {
+      if (levels[l] != null && levels[l].disjoint) {
+        smallestAt[l] = new int[levels[l].files.length];
+        largestAt[l] = new int[levels[l].files.length];
+      }
+    }
+    for (int r = 0; r < tags.length; r++) {
+      int l = tags[r] % nl;
+      int k = tags[r] / nl;
+      if (smallestAt[l] != null) {
+        ((k & 1) == 0 ? smallestAt[l] : largestAt[l])[k >> 1] = r;
+      }
+    }
+    for (int l = 1; l < nl; l++) {
+      if (smallestAt[l] != null) {
+        levels[l].placeAmongBounds(smallestAt[l], largestAt[l]);
+      }
+    }
+    return merged;
+  }
+
+  /** Buckets by begin. */
+  private static final Comparator<KeyRange> BY_BEGIN = new Comparator<>() {
+    @Override
+    public int compare(KeyRange x, KeyRange y) {
+      return Keys.compare(x.begin(), y.begin());
+    }
+  };
+
+  /**
+   * Disjoint buckets: the index of the bucket whose begin is this very array (not just equal), else -1. Looked for
+   * at the last one found and the next (a plan asks in key order), then by a search.
+   */
+  private int bucketBeginningAt(byte[] key) {
+    if (rankBegin == null) {
+      return -1;
+    }
+    int c = bucketCursor;
+    if (c < bucketBegins.length && bucketBegins[c] == key) {
+      return c;
+    }
+    if (c + 1 < bucketBegins.length && bucketBegins[c + 1] == key) {
+      bucketCursor = c + 1;
+      return c + 1;
+    }
+    int j = Keys.search(bucketBegins, key, false, c, work);
+    if (j < bucketBegins.length && bucketBegins[j] == key) {
+      bucketCursor = j;
+      return j;
+    }
+    return -1;
+  }
+
+  /**
+   * How many file bounds lie before {@code key} when it is a bucket's own begin or end array near the last bucket
+   * found (a range of a plan, or the gap before or after it), else -1: known without a search.
+   */
+  private int rankOf(byte[] key) {
+    if (rankBegin == null || key == null) {
+      return -1;
+    }
+    int c = bucketCursor;
+    int n = bucketBegins.length;
+    if (c < n && bucketBegins[c] == key) {
+      return rankBegin[c];
+    }
+    if (c < n && bucketEnds[c] == key) {
+      return rankEnd[c];
+    }
+    if (c + 1 < n && bucketBegins[c + 1] == key) {
+      return rankBegin[c + 1];
+    }
+    if (c > 0 && bucketEnds[c - 1] == key) {
+      return rankEnd[c - 1];
+    }
+    return -1;
+  }
+
+  /** {@link LevelFiles#from(byte[])} of a level of this table, with no search when {@link #rankOf} knows begin. */
+  int from(LevelFiles lf, byte[] begin) {
+    return lf.from(begin, rankOf(begin));
+  }
+
+  /** {@link LevelFiles#to(byte[], boolean)} for an exclusive end, as {@link #from(LevelFiles, byte[])}. */
+  int to(LevelFiles lf, byte[] end) {
+    return lf.to(end, false, rankOf(end));
+  }
+
+  /** Disjoint buckets: the index of the bucket whose bounds are these very arrays, else -1. */
+  private int bucketAt(byte[] begin, byte[] end) {
+    int j = bucketBeginningAt(begin);
+    return j >= 0 && bucketEnds[j] == end ? j : -1;
   }
 
   /** Indexes {@code tableFiles} (files of one table) and {@code buckets} (that table's bucket ranges, any order). */
@@ -193,7 +507,7 @@ public final class TableFacts {
       return;
     }
     if (lf.disjoint) {
-      for (int i = lf.from(begin), to = lf.to(end, false); i < to; i++) {
+      for (int i = from(lf, begin), to = to(lf, end); i < to; i++) {
         work.step();
         visit.accept(lf.files[i]);
       }
@@ -206,8 +520,23 @@ public final class TableFacts {
     }
   }
 
-  /** Whether any file overlaps [begin, end). */
+  /**
+   * Whether any file overlaps [begin, end). Ranges in one stretch of file bounds ({@link #straddleStretch}) meet the
+   * same files, those spanning the stretch: the answer is kept per stretch.
+   */
   boolean anyOverlapping(byte[] begin, byte[] end) {
+    int stretch = straddleStretch(begin, end);
+    if (stretch >= 0 && overlapInStretch[stretch] != 0) {
+      return overlapInStretch[stretch] == 2;
+    }
+    boolean any = anyOverlappingFiles(begin, end);
+    if (stretch >= 0) {
+      overlapInStretch[stretch] = (byte) (any ? 2 : 1);
+    }
+    return any;
+  }
+
+  private boolean anyOverlappingFiles(byte[] begin, byte[] end) {
     int k = l0Stretch(begin, end);
     for (LevelFiles lf : levels) {
       if (lf != null && lf.level == 0 && k >= 0) {
@@ -234,8 +563,13 @@ public final class TableFacts {
     if (begin != straddleBegin || end != straddleEnd) {
       straddleBegin = begin;
       straddleEnd = end;
-      boundHint = LevelFiles.search(fileBounds.length, j -> Keys.compare(fileBounds[j], begin) >= 0, boundHint,
-          work);
+      int j = bucketAt(begin, end);
+      if (j >= 0) { // a bucket: no bound inside when as many lie before its end as before its begin
+        boundHint = rankBegin[j];
+        straddle = rankBegin[j] == rankEnd[j] ? rankBegin[j] : -1;
+        return straddle;
+      }
+      boundHint = Keys.search(fileBounds, begin, false, boundHint, work);
       boolean inside = boundHint < fileBounds.length && (end == null || Keys.compare(fileBounds[boundHint], end) < 0);
       straddle = inside ? -1 : boundHint;
     }
@@ -248,7 +582,7 @@ public final class TableFacts {
    * ({@link RangePlanner#fileSets}). Asked in key order, a step or two from the last answer.
    */
   boolean anyFileBeginsIn(byte[] begin, byte[] end) {
-    startHint = LevelFiles.search(fileStarts.length, j -> Keys.compare(fileStarts[j], begin) >= 0, startHint, work);
+    startHint = Keys.search(fileStarts, begin, false, startHint, work);
     return startHint < fileStarts.length && (end == null || Keys.compare(fileStarts[startHint], end) < 0);
   }
 
@@ -261,6 +595,10 @@ public final class TableFacts {
   boolean straddledGap(byte[] begin, byte[] end) {
     if (!bucketsDisjoint || end == null || begin.length == 0) {
       return false;
+    }
+    int next = bucketBeginningAt(end);
+    if (next > 0 && bucketEnds[next - 1] == begin) {
+      return rankEnd[next - 1] == rankBegin[next]; // no bound between the two buckets
     }
     int after = bucketsBeginningBefore(end);
     return after > 0 && after < sortedBuckets.length && Keys.compare(sortedBuckets[after].begin(), end) == 0
@@ -278,6 +616,10 @@ public final class TableFacts {
     if (!bucketsDisjoint || end == null) {
       return -1;
     }
+    int at = bucketAt(begin, end);
+    if (at >= 0) { // as below: a bucket the one before adjoins is not found by its begin
+      return adjoinsPrevious[at] ? -1 : straddleStretch(begin, end);
+    }
     int j = bucketsEndingBefore(begin);
     if (j >= sortedBuckets.length || !Arrays.equals(sortedBuckets[j].begin(), begin)
         || Keys.compareEnds(sortedBuckets[j].end(), end) != 0) {
@@ -287,11 +629,11 @@ public final class TableFacts {
   }
 
   RangeStats stretchEstimate(int k) {
-    return stretchEstimates.get(k);
+    return stretchEstimates[k];
   }
 
   void rememberStretchEstimate(int k, RangeStats estimate) {
-    stretchEstimates.put(k, estimate);
+    stretchEstimates[k] = estimate;
   }
 
   /** Entries of all files overlapping [begin, end), each counted whole. */
@@ -305,8 +647,8 @@ public final class TableFacts {
       if (lf.level == 0 && k >= 0) {
         sum += l0CoveringEntries[k];
       } else if (lf.disjoint) {
-        int from = lf.from(begin);
-        sum += lf.entries(from, Math.max(from, lf.to(end, false)));
+        int from = from(lf, begin);
+        sum += lf.entries(from, Math.max(from, to(lf, end)));
       } else {
         for (int i = 0; i < lf.files.length; i++) {
           sum += lf.overlaps(i, begin, end, false) ? lf.files[i].entries() : 0;
@@ -337,8 +679,8 @@ public final class TableFacts {
       int from = 0;
       int to = lf.files.length;
       if (lf.disjoint) {
-        from = lf.from(begin);
-        to = Math.min(lf.to(end, false), from + 1); // disjoint: only the first file can span the range
+        from = from(lf, begin);
+        to = Math.min(to(lf, end), from + 1); // disjoint: only the first file can span the range
       }
       for (int i = from; i < to; i++) {
         work.step();
@@ -353,7 +695,7 @@ public final class TableFacts {
 
   private int count(LevelFiles lf, byte[] begin, byte[] end) {
     if (lf.disjoint) {
-      return Math.max(0, lf.to(end, false) - lf.from(begin));
+      return Math.max(0, to(lf, end) - from(lf, begin));
     }
     int n = 0;
     for (int i = 0; i < lf.files.length; i++) {
@@ -373,7 +715,7 @@ public final class TableFacts {
       return -1;
     }
     // k = how many points lie before begin; the range fits when none lies in [begin, end].
-    int k = LevelFiles.search(l0Points.length, j -> Keys.compare(l0Points[j], begin) >= 0, l0Hint, work);
+    int k = Keys.search(l0Points, begin, false, l0Hint, work);
     l0Hint = k;
     return k == l0Points.length || (end != null && Keys.compare(l0Points[k], end) > 0) ? k : -1;
   }
@@ -403,16 +745,17 @@ public final class TableFacts {
    * below it, else by buckets touched.
    */
   double share(LevelFiles lf, int i, byte[] begin, byte[] end) {
-    SstFile f = lf.files[i];
-    if (!f.overlaps(begin, end)) {
-      return 0.0;
-    }
-    boolean startsInside = Keys.compare(f.smallestKey(), begin) >= 0;
-    boolean endsInside = end == null || Keys.compare(f.largestKey(), end) < 0;
+    return lf.files[i].overlaps(begin, end) ? overlappingShare(lf, i, begin, end) : 0.0;
+  }
+
+  /** {@link #share} of a file known to overlap [begin, end) (one of a level's run found by its bounds). */
+  double overlappingShare(LevelFiles lf, int i, byte[] begin, byte[] end) {
+    boolean startsInside = Keys.compare(lf.smallest[i], begin) >= 0;
+    boolean endsInside = end == null || Keys.compare(lf.largest[i], end) < 0;
     if (startsInside && endsInside) {
       return 1.0;
     }
-    byte[] lo = startsInside ? f.smallestKey() : begin;
+    byte[] lo = startsInside ? lf.smallest[i] : begin;
     byte[] hi = endsInside ? lf.largestSuccessor(i) : end;
     return straddlingShare(lf, i, lo, hi, begin, end);
   }
@@ -477,8 +820,8 @@ public final class TableFacts {
     }
     double sum = 0;
     if (lf.disjoint) {
-      int from = lf.from(begin);
-      int to = lf.to(end, false);
+      int from = from(lf, begin);
+      int to = to(lf, end);
       if (to - from >= 3) {
         sum += lf.entries(from + 1, to - 1); // files strictly between the first and the last lie wholly inside
       }
@@ -522,29 +865,25 @@ public final class TableFacts {
   private int bucketsTouched(LevelFiles lf, int i) {
     if (lf.bucketsTouched[i] < 0) {
       SstFile f = lf.files[i];
-      int beginUpTo = upperBound(sortedBuckets.length, j -> sortedBuckets[j].begin(), f.largestKey());
-      int endBefore = upperBound(sortedEnds.length, j -> sortedEnds[j], f.smallestKey()); // end <= smallest
+      // Each search starts from the answer for a neighbouring file of the level when known (the next range asks
+      // about the next file), else from the last answer.
+      int beginHint = touchedBeginHint;
+      int endHint = touchedEndHint;
+      int near = i > 0 && lf.bucketsTouched[i - 1] >= 0 ? i - 1
+          : i + 1 < lf.files.length && lf.bucketsTouched[i + 1] >= 0 ? i + 1 : -1;
+      if (near >= 0) {
+        beginHint = lf.bucketsBeginningUpTo[near];
+        endHint = lf.bucketsEndingBefore[near];
+      }
+      int beginUpTo = Keys.search(bucketBegins, f.largestKey(), true, beginHint, work); // begin <= largest
+      int endBefore = Keys.search(sortedEnds, f.smallestKey(), true, endHint, work); // end <= smallest
+      touchedBeginHint = beginUpTo;
+      touchedEndHint = endBefore;
       lf.bucketsBeginningUpTo[i] = beginUpTo;
       lf.bucketsEndingBefore[i] = endBefore;
       lf.bucketsTouched[i] = beginUpTo - endBefore;
     }
     return lf.bucketsTouched[i];
-  }
-
-  /** Number of leading elements (of n, ascending by key) whose key is <= {@code bound}. */
-  private int upperBound(int n, IntFunction<byte[]> key, byte[] bound) {
-    int lo = 0;
-    int hi = n;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      work.step();
-      if (Keys.compare(key.apply(mid), bound) <= 0) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
   }
 
   /**
@@ -580,29 +919,64 @@ public final class TableFacts {
         + (last - first - 1);
   }
 
-  /** Disjoint buckets: how many end (non-null) before {@code begin}; the last answer is kept. */
+  /**
+   * Disjoint buckets: how many end (non-null) before {@code begin}. The answers for the last two keys asked are
+   * kept: a range's shares ask for the range's bounds and for those of the part of a file inside it in turn.
+   */
   private int bucketsEndingBefore(byte[] begin) {
-    if (begin != rangeBegin) {
-      rangeBegin = begin;
-      beginRank = LevelFiles.search(sortedBuckets.length, j -> {
-        byte[] e = sortedBuckets[j].end();
-        return e == null || Keys.compare(e, begin) >= 0;
-      }, beginRank, work);
+    if (begin == rangeBegin[0]) {
+      return beginRank[0];
     }
-    return beginRank;
+    int c = bucketCursor;
+    if (rankBegin != null && c < bucketBegins.length) { // a bound of the bucket at hand: no search
+      if (begin == bucketBegins[c]) {
+        return adjoinsPrevious[c] ? c - 1 : c; // the bucket before ends before it, or just at it
+      }
+      if (begin == bucketEnds[c]) {
+        return c; // the gap after it: every bucket before it ends before
+      }
+    }
+    if (begin != rangeBegin[1]) {
+      rangeBegin[1] = begin;
+      beginRank[1] = Keys.search(bucketEnds, begin, false, beginRank[0], work); // disjoint: ends ascend, null last
+    }
+    swap(rangeBegin, beginRank);
+    return beginRank[0];
   }
 
-  /** Disjoint buckets: how many begin before {@code end} (all when null); the last answer is kept. */
+  /** Disjoint buckets: how many begin before {@code end} (all when null); as {@link #bucketsEndingBefore}. */
   private int bucketsBeginningBefore(byte[] end) {
     if (end == null) {
       return sortedBuckets.length;
     }
-    if (end != rangeEnd) {
-      rangeEnd = end;
-      endRank = LevelFiles.search(sortedBuckets.length, j -> Keys.compare(sortedBuckets[j].begin(), end) >= 0,
-          endRank, work);
+    if (end == rangeEnd[0]) {
+      return endRank[0];
     }
-    return endRank;
+    int c = bucketCursor;
+    if (rankBegin != null && c < bucketBegins.length) { // a bound of the bucket at hand: no search
+      if (end == bucketEnds[c]) {
+        return c + 1; // the next begins at or after it
+      }
+      if (end == bucketBegins[c]) {
+        return c;
+      }
+    }
+    if (end != rangeEnd[1]) {
+      rangeEnd[1] = end;
+      endRank[1] = Keys.search(bucketBegins, end, false, endRank[0], work);
+    }
+    swap(rangeEnd, endRank);
+    return endRank[0];
+  }
+
+  /** Makes the second of two kept answers the first. */
+  private static void swap(byte[][] keys, int[] ranks) {
+    byte[] k = keys[0];
+    keys[0] = keys[1];
+    keys[1] = k;
+    int r = ranks[0];
+    ranks[0] = ranks[1];
+    ranks[1] = r;
   }
 
   /** The part of f inside bucket b, and how much of that part [begin, end) covers. */
@@ -627,17 +1001,23 @@ public final class TableFacts {
 
   /** Per level, the files whose own deletions / entries reach {@code ratio}, indexed; built once per ratio. */
   private LevelFiles[] denseByRatio(double ratio) {
-    return denseByRatio.computeIfAbsent(ratio, r -> {
-      LevelFiles[] out = new LevelFiles[levels.length];
+    LevelFiles[] out = denseByRatio.get(ratio);
+    if (out == null) {
+      out = new LevelFiles[levels.length];
       for (int l = 0; l < levels.length; l++) {
         if (levels[l] != null) {
-          List<SstFile> d = Arrays.stream(levels[l].files)
-              .filter(f -> f.entries() > 0 && (double) f.deletions() / f.entries() >= r).toList();
+          List<SstFile> d = new ArrayList<>();
+          for (SstFile f : levels[l].files) {
+            if (f.entries() > 0 && (double) f.deletions() / f.entries() >= ratio) {
+              d.add(f);
+            }
+          }
           out[l] = d.isEmpty() ? null : new LevelFiles(l, d, work);
         }
       }
-      return out;
-    });
+      denseByRatio.put(ratio, out);
+    }
+    return out;
   }
 
   /**

@@ -1,0 +1,336 @@
+package io.ozonerc.compaction.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Guards that work on the planner's speed leaves every plan as it was: plans of generated stores (synthetic large
+ * OMs, and small random stores with overlapping buckets and files, files at bucket bounds, busy files, ranges
+ * without progress, small caps that force splits, every bottommost mode, plans stopped early) are printed in full,
+ * every assessment with its exact stats ({@link RangeAssessment#toString()}: doubles to the last bit, cost, verdict,
+ * words), and the digest of each case is compared with the one recorded in
+ * {@code src/test/resources/plan-equivalence-digests.txt}.
+ *
+ * <p>The digests were recorded on the planner as it was before its internals were reworked for speed, so a change
+ * of any plan, estimate or word fails here. After an intended change of plans, rewrite them with
+ * {@code -Dplanner.rewrite=true}, and say so in the commit.
+ */
+class PlanEquivalenceTest {
+  private static final Path DIGESTS = Path.of("src/test/resources/plan-equivalence-digests.txt");
+  private static final String T = "keyTable";
+
+  @Test
+  void plansAreThoseRecorded() throws IOException {
+    Map<String, String> actual = new LinkedHashMap<>();
+    actual.put("synthetic 300 files x 3000 buckets", digest(synthetic(300, 3_000, 7), List.of(),
+        PlannerSettings.defaults(), Integer.MAX_VALUE));
+    actual.put("synthetic 2000 files x 20000 buckets", digest(synthetic(2_000, 20_000, 42), List.of(),
+        PlannerSettings.defaults(), Integer.MAX_VALUE));
+    actual.put("synthetic 2000 files x 500 buckets, small cap", digest(synthetic(2_000, 500, 3), List.of(),
+        new PlannerSettings(1_000, 0.2, 50_000, 50, 0, BottommostMode.AUTO), Integer.MAX_VALUE));
+    actual.put("layered 1000 files x 10000 buckets", digest(layered(1_000, 10_000), List.of(),
+        PlannerSettings.defaults(), Integer.MAX_VALUE));
+    actual.put("layered 500 files x 2000 buckets, stopped after 700 ranges", digest(layered(500, 2_000),
+        List.of(), PlannerSettings.defaults(), 700));
+    for (int seed = 1; seed <= 400; seed++) {
+      Random rnd = new Random(seed);
+      Store s = random(rnd);
+      List<KeyRange> noProgress = new ArrayList<>();
+      for (int i = rnd.nextInt(3); i > 0; i--) {
+        byte[] a = key(rnd);
+        byte[] b = key(rnd);
+        int c = Keys.compare(a, b);
+        if (c != 0) {
+          noProgress.add(new KeyRange(T, KeyRange.Kind.MERGED, "np", c < 0 ? a : b, c < 0 ? b : a));
+        }
+      }
+      PlannerSettings settings = new PlannerSettings(new long[] {0, 10, 500, 10_000}[rnd.nextInt(4)],
+          new double[] {0.05, 0.3, 0.5, 0.9, 1.0}[rnd.nextInt(5)], new long[] {1_000, 20_000, 1_000_000}[rnd.nextInt(3)],
+          1 + rnd.nextInt(20), rnd.nextBoolean() ? 0 : 1L << (20 + rnd.nextInt(10)),
+          BottommostMode.values()[rnd.nextInt(3)]);
+      int stopAfter = rnd.nextInt(5) == 0 ? rnd.nextInt(20) : Integer.MAX_VALUE;
+      actual.put("random " + seed, digest(s, noProgress, settings, stopAfter));
+    }
+    for (int seed = 1; seed <= 150; seed++) {
+      Random rnd = new Random(1_000 + seed);
+      Store s = adjoining(rnd);
+      PlannerSettings settings = new PlannerSettings(new long[] {0, 10, 500}[rnd.nextInt(3)],
+          new double[] {0.05, 0.3, 0.6}[rnd.nextInt(3)], new long[] {1_000, 50_000, 1_000_000}[rnd.nextInt(3)],
+          1 + rnd.nextInt(10), 0, BottommostMode.values()[rnd.nextInt(3)]);
+      actual.put("adjoining " + seed, digest(s, List.of(), settings, Integer.MAX_VALUE));
+    }
+    if (Boolean.getBoolean("planner.rewrite")) {
+      List<String> lines = new ArrayList<>();
+      actual.forEach((k, v) -> lines.add(v + " " + k));
+      Files.write(DIGESTS, lines, StandardCharsets.UTF_8);
+    }
+    Map<String, String> recorded = new LinkedHashMap<>();
+    for (String line : Files.readAllLines(DIGESTS, StandardCharsets.UTF_8)) {
+      recorded.put(line.substring(65), line.substring(0, 64));
+    }
+    assertEquals(recorded.keySet(), actual.keySet());
+    for (String name : actual.keySet()) {
+      assertEquals(recorded.get(name), actual.get(name), name);
+    }
+  }
+
+  private record Store(List<SstFile> files, Map<String, List<KeyRange>> buckets) { }
+
+  /** Every assessment of the plan with its exact stats, in plan order, then the per-table ratios: as one digest. */
+  private static String digest(Store s, List<KeyRange> noProgress, PlannerSettings settings, int stopAfter) {
+    int[] asked = new int[1];
+    PlanWork work = stopAfter == Integer.MAX_VALUE ? PlanWork.unbounded()
+        : PlanWork.until(() -> ++asked[0] > stopAfter);
+    MessageDigest md;
+    try {
+      md = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    CompactionPlan plan;
+    try {
+      plan = RangePlanner.plan(s.files(), s.buckets(), noProgress, settings, work);
+    } catch (RuntimeException e) { // no case is known to throw; if one does, it must throw the same
+      md.update(e.toString().getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(md.digest());
+    }
+    for (RangeAssessment a : plan.planned()) {
+      md.update(("planned " + a + " score=" + a.score() + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+    for (RangeAssessment a : plan.notPlanned()) {
+      md.update(("not " + a + " score=" + a.score() + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+    md.update((new TreeMap<>(plan.worstRatioByTable()) + " complete=" + plan.complete() + " asked=" + asked[0])
+        .getBytes(StandardCharsets.UTF_8));
+    return HexFormat.of().formatHex(md.digest());
+  }
+
+  private static KeyRange bucket(String table, String prefix) {
+    return KeyRange.bucket(table, prefix);
+  }
+
+  /**
+   * Shaped like the planner benchmark's store: buckets of 1000 keys; levels 1..6 partition the key space into
+   * files growing 10x per level; up to 12 level-0 flushes span nearly all of it; one bucket in 100 is churned.
+   */
+  private static Store synthetic(int fileCount, int bucketCount, long seed) {
+    Random rnd = new Random(seed);
+    List<KeyRange> buckets = new ArrayList<>();
+    for (int b = 0; b < bucketCount; b++) {
+      buckets.add(bucket(T, String.format("/vol/b%06d/", b)));
+    }
+    long keySpace = bucketCount * 1_000L;
+    List<SstFile> files = new ArrayList<>();
+    int level0 = Math.min(12, Math.max(1, fileCount / 100));
+    int rest = fileCount - level0;
+    double weightSum = 111_111;
+    long seq = 1;
+    int made = 0;
+    for (int l = 6; l >= 1; l--) {
+      int n = l == 1 ? rest - made : (int) Math.max(1, Math.round(rest * Math.pow(10, l - 1) / weightSum));
+      n = (int) Math.max(1, Math.min(n, keySpace / 2));
+      made += n;
+      long per = keySpace / n;
+      for (int i = 0; i < n; i++) {
+        long lo = i * per;
+        long hi = (i == n - 1 ? keySpace : (i + 1) * per) - 1;
+        long entries = Math.max(1, (hi - lo + 1) / (7 - l));
+        boolean hot = (lo / 1_000) % 100 == 37 || (hi / 1_000) % 100 == 37;
+        long deletions = l < 6 && hot ? entries * 6 / 10 : entries / 100;
+        files.add(sst(T, l, syntheticKey(lo), syntheticKey(hi), entries, deletions, seq++, false));
+      }
+    }
+    for (int i = 0; i < level0; i++) {
+      long lo = (long) (rnd.nextDouble() * keySpace * 0.01);
+      long hi = keySpace - 1 - (long) (rnd.nextDouble() * keySpace * 0.01);
+      long entries = 50_000 + rnd.nextInt(50_000);
+      files.add(sst(T, 0, syntheticKey(lo), syntheticKey(hi), entries, entries * 6 / 10, seq++, false));
+    }
+    return new Store(files, Map.of(T, buckets));
+  }
+
+  private static byte[] syntheticKey(long k) {
+    return Keys.utf8(String.format("/vol/b%06d/k%08d", k / 1_000, k % 1_000));
+  }
+
+  /** Shaped like {@link PlannerComplexityTest}'s store: 8 level-0 files nest over disjoint levels 1..6. */
+  private static Store layered(int fileCount, int bucketCount) {
+    List<SstFile> out = new ArrayList<>();
+    int[] perLevel = new int[7];
+    perLevel[0] = 8;
+    int rest = fileCount - perLevel[0];
+    int[] weights = {0, 1, 2, 5, 20, 120, 852};
+    int sum = 0;
+    for (int l = 1; l <= 5; l++) {
+      perLevel[l] = Math.max(1, rest * weights[l] / 1000);
+      sum += perLevel[l];
+    }
+    perLevel[6] = rest - sum;
+    long keys = (long) bucketCount * 100;
+    long seq = 1;
+    for (int l = 6; l >= 1; l--) {
+      long per = keys / perLevel[l];
+      for (int i = 0; i < perLevel[l]; i++) {
+        long lo = i * per;
+        long hi = (i + 1) * per - 1;
+        boolean churned = (lo / 100) % 50 == 0;
+        out.add(sst(T, l, layeredKey(lo), layeredKey(hi), 10_000, l < 6 && churned ? 8_000 : 0, seq++, false));
+      }
+    }
+    for (int i = 0; i < perLevel[0]; i++) {
+      out.add(sst(T, 0, layeredKey(i), layeredKey(keys - 1 - i), 40_000, 30_000, seq++, false));
+    }
+    List<KeyRange> buckets = new ArrayList<>();
+    for (int b = 0; b < bucketCount; b++) {
+      buckets.add(bucket(T, String.format("/v/b%07d/", b)));
+    }
+    return new Store(out, Map.of(T, buckets));
+  }
+
+  private static byte[] layeredKey(long k) {
+    return Keys.utf8(String.format("/v/b%07d/k%03d", k / 100, k % 100));
+  }
+
+  /**
+   * A small store with the edges a plan meets: buckets in any order, nested or overlapping, one without an end;
+   * keys on bucket bounds; disjoint and overlapping levels; empty, tombstone-only and busy files; a second table
+   * and a table without files.
+   */
+  private static Store random(Random rnd) {
+    Map<String, List<KeyRange>> buckets = new LinkedHashMap<>();
+    List<KeyRange> kb = new ArrayList<>();
+    int nb = rnd.nextInt(12);
+    for (int i = 0; i < nb; i++) {
+      switch (rnd.nextInt(8)) {
+        case 0 -> kb.add(bucket(T, "/v/b" + rnd.nextInt(10) + "/x" + rnd.nextInt(3) + "/")); // nested in a bucket
+        case 1 -> {
+          byte[] a = key(rnd);
+          byte[] b = key(rnd);
+          int c = Keys.compare(a, b);
+          if (c != 0) {
+            kb.add(new KeyRange(T, KeyRange.Kind.BUCKET, "odd", c < 0 ? a : b, c < 0 ? b : a)); // any range, overlapping others
+          }
+        }
+        case 2 -> {
+          if (rnd.nextInt(4) == 0) {
+            kb.add(new KeyRange(T, KeyRange.Kind.BUCKET, "tail", key(rnd), null)); // no end
+          } else {
+            kb.add(bucket(T, "/v/b" + rnd.nextInt(10) + "/"));
+          }
+        }
+        default -> kb.add(bucket(T, "/v/b" + rnd.nextInt(10) + "/"));
+      }
+    }
+    List<KeyRange> distinct = new ArrayList<>();
+    for (KeyRange r : kb) {
+      if (!distinct.contains(r)) {
+        distinct.add(r);
+      }
+    }
+    buckets.put(T, distinct);
+    if (rnd.nextBoolean()) {
+      buckets.put("fileTable", List.of(bucket("fileTable", "/1/2/"), bucket("fileTable", "/1/3/")));
+    }
+    if (rnd.nextInt(4) == 0) {
+      buckets.put("emptyTable", List.of());
+    }
+    List<SstFile> files = new ArrayList<>();
+    long seq = 1;
+    int levels = 1 + rnd.nextInt(7);
+    for (int l = 0; l < levels; l++) {
+      boolean overlapping = l == 0 || rnd.nextInt(5) == 0;
+      int n = rnd.nextInt(l == 0 ? 6 : 10);
+      List<byte[]> keys = new ArrayList<>();
+      for (int i = 0; i < 2 * n; i++) {
+        keys.add(key(rnd));
+      }
+      keys.sort(Keys::compare);
+      for (int i = 0; i + 1 < keys.size(); i += 2) {
+        byte[] lo = keys.get(i);
+        byte[] hi = keys.get(i + 1);
+        if (overlapping) {
+          byte[] a = key(rnd);
+          byte[] b = key(rnd);
+          lo = Keys.compare(a, b) <= 0 ? a : b;
+          hi = Keys.compare(a, b) <= 0 ? b : a;
+        } else if (i > 0 && Keys.compare(keys.get(i - 1), lo) >= 0) {
+          continue; // equal keys would make neighbouring files share a key
+        }
+        long entries = rnd.nextInt(6) == 0 ? 0 : 1 + rnd.nextInt(rnd.nextBoolean() ? 2_000 : 200_000);
+        long deletions = entries == 0 ? 0 : switch (rnd.nextInt(4)) {
+          case 0 -> 0;
+          case 1 -> entries;
+          default -> (long) (entries * rnd.nextDouble());
+        };
+        files.add(sst(T, l, lo, hi, entries, deletions, seq++, rnd.nextInt(15) == 0));
+      }
+    }
+    if (buckets.containsKey("fileTable")) {
+      files.add(sst("fileTable", 0, Keys.utf8("/1/2/a"), Keys.utf8("/1/3/z"), 30_000, 25_000, seq++, false));
+      files.add(sst("fileTable", 1, Keys.utf8("/1/2/0"), Keys.utf8("/1/2/z"), 30_000, 0, seq++, false));
+    }
+    files.add(sst("otherTable", 0, Keys.utf8("/a"), Keys.utf8("/z"), 10, 10, seq++, false)); // not considered
+    java.util.Collections.shuffle(files, rnd);
+    return new Store(files, buckets);
+  }
+
+  /**
+   * Ranges of a partition of the key space (each ends where the next begins, or a little before), the last one
+   * maybe to +inf, given in any order, over the files of a random store.
+   */
+  private static Store adjoining(Random rnd) {
+    java.util.TreeSet<byte[]> cuts = new java.util.TreeSet<>(Keys::compare);
+    for (int i = 2 + rnd.nextInt(10); i > 0; i--) {
+      cuts.add(key(rnd));
+    }
+    List<byte[]> c = new ArrayList<>(cuts);
+    List<KeyRange> ranges = new ArrayList<>();
+    for (int i = 0; i + 1 < c.size(); i++) {
+      byte[] end = c.get(i + 1);
+      if (rnd.nextInt(4) == 0 && Keys.compare(Keys.keySuccessor(c.get(i)), end) < 0) {
+        end = Keys.keySuccessor(c.get(i)); // a gap before the next
+      }
+      ranges.add(new KeyRange(T, KeyRange.Kind.BUCKET, "r" + i, c.get(i), end));
+    }
+    if (rnd.nextBoolean()) {
+      ranges.add(new KeyRange(T, KeyRange.Kind.BUCKET, "last", c.get(c.size() - 1), null));
+    }
+    if (rnd.nextBoolean()) {
+      java.util.Collections.shuffle(ranges, rnd);
+    }
+    Store files = random(rnd);
+    return new Store(files.files(), Map.of(T, ranges));
+  }
+
+  /** A key near the buckets' bounds: bucket prefixes, their successors, keys inside and between buckets. */
+  private static byte[] key(Random rnd) {
+    String b = "/v/b" + rnd.nextInt(10);
+    return Keys.utf8(switch (rnd.nextInt(6)) {
+      case 0 -> b + "/";
+      case 1 -> b + "0";
+      case 2 -> b + "/x" + rnd.nextInt(3) + "/k" + rnd.nextInt(100);
+      case 3 -> "/v/a" + rnd.nextInt(5);
+      default -> b + "/k" + String.format("%03d", rnd.nextInt(1000));
+    });
+  }
+
+  private static SstFile sst(String table, int level, byte[] lo, byte[] hi, long entries, long deletions, long seq,
+      boolean busy) {
+    return new SstFile(table, "/" + seq + ".sst", level, lo, hi, entries, deletions, entries * 64 + 1_000, seq,
+        busy);
+  }
+}
