@@ -393,7 +393,7 @@ public class RangeCompactionConfig {
   /** The planner's frozen view of these settings. */
   public PlannerSettings plannerSettings() {
     return new PlannerSettings(minTombstones, tombstoneRatio, maxCompactionEntries, rangesPerRun, bytesPerRun,
-        bottommost());
+        bottommost(), deadHeadMinKeys);
   }
 
   @Override

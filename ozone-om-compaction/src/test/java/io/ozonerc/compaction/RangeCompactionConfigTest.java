@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ozonerc.compaction.plan.BottommostMode;
+import io.ozonerc.compaction.plan.PlannerSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -32,6 +33,8 @@ class RangeCompactionConfigTest {
     assertEquals(Duration.ofSeconds(5), c.getHeadCheckInterval());
     assertEquals(Duration.ofSeconds(1), c.getHeadCheckMinInterval());
     assertEquals(Duration.ofSeconds(30), c.getHeadCheckMaxInterval());
+    assertEquals(PlannerSettings.defaults(), c.plannerSettings(),
+        "the planner's defaults (fixtures, CLI analysis) are the configuration's");
   }
 
   @ParameterizedTest(name = "{0} = ''{1}'' is rejected")

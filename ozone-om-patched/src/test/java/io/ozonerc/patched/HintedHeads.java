@@ -110,8 +110,8 @@ public final class HintedHeads {
     long seeks = dbSeeks(store) - seeks0;
 
     RangeCompactor compactor = new RangeCompactor(compactionStore, System::nanoTime, new RoundListener() { });
-    RoundResult round = compactor.run(RoundSettings.offline(Set.of("keyTable"), PlannerSettings.defaults(),
-        DEAD_HEAD_MIN_KEYS), () -> false);
+    RoundResult round = compactor.run(RoundSettings.offline(Set.of("keyTable"),
+        PlannerSettings.defaults().withDeadHeadMinKeys(DEAD_HEAD_MIN_KEYS)), () -> false);
     String verdict = "none";
     for (RangeAssessment a : round.headPlan().plan().planned()) {
       verdict = a.range().label().equals(queue.label()) ? "planned" : verdict;

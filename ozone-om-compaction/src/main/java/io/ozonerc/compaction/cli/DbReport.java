@@ -30,7 +30,6 @@ import org.apache.hadoop.conf.Configuration;
  * @param access    how it was opened: {@code read-only} or {@code read-write (--compact)}
  * @param lock      the lock probe's finding
  * @param settings  the thresholds the plan was made with
- * @param deadHeadMinKeys the dead-head threshold ({@code dead.head.min.keys}); 0: heads not probed
  * @param tables    one entry per watched table, in configuration order
  * @param heads     the dead heads the round's own code probed and planned ({@code RangeCompactor})
  * @param worstHeads the heads with dead entries to list, planned first, at most {@code top}
@@ -42,20 +41,25 @@ import org.apache.hadoop.conf.Configuration;
  * @param atDefault the settings keys nobody set (declared defaults apply), short names such as
  *                  {@code min.tombstones}
  */
-record DbReport(String db, String access, String lock, PlannerSettings settings, long deadHeadMinKeys,
+record DbReport(String db, String access, String lock, PlannerSettings settings,
     List<TableReport> tables, HeadPlan heads, List<RangeAssessment> worstHeads, CompactionPlan plan,
     boolean showPlan, List<Compaction> compactedHeads, List<Compaction> compacted, List<String> atDefault) {
 
-  /** The settings keys of {@link #settings} and {@link #deadHeadMinKeys} by their configuration key. */
+  /** The settings keys of {@link #settings} by their configuration key. */
   static final List<String> SETTINGS_KEYS = List.of("min.tombstones", "tombstone.ratio", "max.compaction.entries",
       "ranges.per.run", "bytes.per.run", "bottommost.mode", "dead.head.min.keys").stream()
       .map(k -> RangeCompactionConfig.PREFIX + "." + k).toList();
+
+  /** The dead-head threshold ({@code dead.head.min.keys}); 0: heads not probed. */
+  long deadHeadMinKeys() {
+    return settings.deadHeadMinKeys();
+  }
 
   /** This report, saying which settings came from the declared defaults. */
   DbReport withDefaultsOf(Configuration conf) {
     List<String> keys = RangeCompactionConfig.keysAtDefault(conf, SETTINGS_KEYS).stream()
         .map(k -> k.substring(RangeCompactionConfig.PREFIX.length() + 1)).toList();
-    return new DbReport(db, access, lock, settings, deadHeadMinKeys, tables, heads, worstHeads, plan, showPlan,
+    return new DbReport(db, access, lock, settings, tables, heads, worstHeads, plan, showPlan,
         compactedHeads, compacted, keys);
   }
 
@@ -160,7 +164,7 @@ record DbReport(String db, String access, String lock, PlannerSettings settings,
    * @param memtable per table {entries, deletes} in memtables
    * @param top     how many ranges to list per table; 0 for all
    */
-  static DbReport of(String db, String access, String lock, PlannerSettings settings, long deadHeadMinKeys,
+  static DbReport of(String db, String access, String lock, PlannerSettings settings,
       List<String> tables, List<SstFile> files, Map<String, long[]> memtable, HeadPlan heads, CompactionPlan plan,
       int top, boolean showPlan, List<Compaction> compactedHeads, List<Compaction> compacted) {
     List<TableReport> out = new ArrayList<>();
@@ -182,7 +186,7 @@ record DbReport(String db, String access, String lock, PlannerSettings settings,
     }
     List<RangeAssessment> withDead = Stream.concat(heads.plan().planned().stream(),
         heads.plan().notPlanned().stream()).toList();
-    return new DbReport(db, access, lock, settings, deadHeadMinKeys, List.copyOf(out), heads,
+    return new DbReport(db, access, lock, settings, List.copyOf(out), heads,
         top > 0 && withDead.size() > top ? withDead.subList(0, top) : withDead, plan, showPlan,
         compactedHeads == null ? null : List.copyOf(compactedHeads), compacted == null ? null : List.copyOf(compacted),
         List.of());

@@ -188,8 +188,7 @@ public abstract class RangeCompactionTool extends AbstractSubcommand implements 
       OmCompactionStore store = opened.store();
       Map<String, long[]> memtable = opened.memtableCounts(tableSet);
       // The service's own round, without its clock limits: no time budget, no pressure limits, no flush.
-      RoundSettings offline =
-          RoundSettings.offline(tableSet, settings, config.getDeadHeadMinKeys());
+      RoundSettings offline = RoundSettings.offline(tableSet, settings);
       RangeCompactor compactor = new RangeCompactor(store, System::nanoTime, new RoundListener() { });
       List<SstFile> files;
       HeadPlan heads;
@@ -210,7 +209,7 @@ public abstract class RangeCompactionTool extends AbstractSubcommand implements 
         plan = round.ranges();
       }
       return DbReport.of(db.toString(), compacting ? "read-write (compacting)" : "read-only", lockDetail, settings,
-          config.getDeadHeadMinKeys(), List.copyOf(tableSet), files, memtable, heads, plan, top,
+          List.copyOf(tableSet), files, memtable, heads, plan, top,
           dryRun || compacting, headsDone, done).withDefaultsOf(conf);
     }
   }

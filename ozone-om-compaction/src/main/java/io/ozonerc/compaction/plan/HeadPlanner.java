@@ -247,7 +247,7 @@ public final class HeadPlanner {
   }
 
   /**
-   * Plans the dead heads found by a probe: each head with at least {@code minDeadKeys} dead entries becomes a
+   * Plans the dead heads found by a probe: each head with at least {@code settings.deadHeadMinKeys()} dead entries becomes a
    * compaction of its dead span, assessed like any range (cost, bottommost mode, busy files) so the round can
    * re-check and verify it the same way. Ranked as the class comment says, and kept within {@code ranges.per.run}
    * and {@code bytes.per.run} ({@link Budget}: heads come first in a round, and its range plan gets what they
@@ -258,7 +258,7 @@ public final class HeadPlanner {
    * @param bucketsByTable sorted bucket ranges per table
    */
   public static CompactionPlan plan(List<HeadFacts> heads, Map<String, List<SstFile>> filesByTable,
-      Map<String, List<KeyRange>> bucketsByTable, PlannerSettings settings, long minDeadKeys) {
+      Map<String, List<KeyRange>> bucketsByTable, PlannerSettings settings) {
     List<HeadFacts> ranked = new ArrayList<>(heads);
     ranked.sort(Comparator.comparing((HeadFacts h) -> !h.isTableHead())
         .thenComparing(Comparator.comparingLong(HeadFacts::deadEntries).reversed())
@@ -273,7 +273,7 @@ public final class HeadPlanner {
         continue; // starts with a live key: nothing to report
       }
       RangeAssessment a = assess(h, filesByTable.getOrDefault(span.table(), List.of()),
-          bucketsByTable.getOrDefault(span.table(), List.of()), settings, minDeadKeys);
+          bucketsByTable.getOrDefault(span.table(), List.of()), settings);
       if (a.verdict() == Verdict.PLANNED && planned.stream().anyMatch(p -> covers(p.range(), span))) {
         continue; // inside a head planned before it, usually its table's head
       }
@@ -291,7 +291,8 @@ public final class HeadPlanner {
    * {@link #plan} and by the round's re-check on a fresh probe.
    */
   public static RangeAssessment assess(HeadFacts h, List<SstFile> tableFiles, List<KeyRange> sortedBuckets,
-      PlannerSettings settings, long minDeadKeys) {
+      PlannerSettings settings) {
+    long minDeadKeys = settings.deadHeadMinKeys();
     KeyRange span = h.deadSpan() == null ? h.wholeRangeAsHead() : h.deadSpan();
     SstFile flushed = flushedMemtable(h, span, tableFiles);
     List<SstFile> files = tableFiles;

@@ -68,8 +68,8 @@ public final class RangeAssessment {
 
   /**
    * The range whose facts decide this assessment again: for a dead head ({@link KeyRange.Kind#isHead}) the range
-   * its probe read (a table, or a bucket), since the head itself ends wherever the first live key is at the time;
-   * for any other kind the range itself.
+   * its probe read (a table, a bucket or a directory), since the head itself ends wherever the first live key is at
+   * the time; for any other kind the range itself.
    */
   public KeyRange probed() {
     return probed;

@@ -175,7 +175,7 @@ final class CompactionExecutor {
       return new Fresh(RangePlanner.assess(probed, tableFiles, tableBuckets, s.planner()), tableFiles, null);
     }
     HeadFacts head = store.probeHeads(probed.table(), List.of(probed), tableFiles).get(0);
-    return new Fresh(HeadPlanner.assess(head, tableFiles, tableBuckets, s.planner(), s.deadHeadMinKeys()),
+    return new Fresh(HeadPlanner.assess(head, tableFiles, tableBuckets, s.planner()),
         tableFiles, head);
   }
 }

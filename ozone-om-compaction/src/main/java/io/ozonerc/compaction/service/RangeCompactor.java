@@ -112,7 +112,7 @@ public final class RangeCompactor {
     List<SstFile> files = store.liveFiles(s.tables());
     HeadPlan headPlan = HeadPlan.NONE;
     Pass heads = Pass.NONE;
-    if (s.deadHeadMinKeys() > 0) {
+    if (s.planner().deadHeadMinKeys() > 0) {
       headPlan = planHeads(s, files, sortedBuckets, false);
       memory.rotate();
       heads = runHeads(s, headPlan, sortedBuckets, stops);
@@ -148,7 +148,7 @@ public final class RangeCompactor {
   public RoundPlan planRound(RoundSettings s) throws IOException {
     Map<String, List<KeyRange>> buckets = store.bucketRanges(s.tables());
     List<SstFile> files = store.liveFiles(s.tables());
-    HeadPlan heads = s.deadHeadMinKeys() > 0 ? planHeads(s, files, RangePlanner.sortedBuckets(buckets), false) : HeadPlan.NONE;
+    HeadPlan heads = s.planner().deadHeadMinKeys() > 0 ? planHeads(s, files, RangePlanner.sortedBuckets(buckets), false) : HeadPlan.NONE;
     List<KeyRange> noProgress = memory.unchangedRanges(files);
     return new RoundPlan(heads, RangePlanner.plan(files, buckets, noProgress, s.planner()), List.copyOf(files));
   }
@@ -164,7 +164,7 @@ public final class RangeCompactor {
    */
   public RoundResult checkHeads(RoundSettings s, BooleanSupplier stopRequested) throws IOException {
     long start = nanoClock.getAsLong();
-    if (s.deadHeadMinKeys() <= 0) {
+    if (s.planner().deadHeadMinKeys() <= 0) {
       return RoundResult.early(Outcome.COMPLETED, "dead-head probes off", 0);
     }
     String pressure = pressureReason(s);
@@ -207,7 +207,7 @@ public final class RangeCompactor {
    */
   private HeadPlan planHeads(RoundSettings s, List<SstFile> files, Map<String, List<KeyRange>> sortedBuckets,
       boolean hotOnly) throws IOException {
-    long minDead = s.deadHeadMinKeys();
+    long minDead = s.planner().deadHeadMinKeys();
     Map<String, List<SstFile>> filesByTable = SstFile.byTable(files);
     Map<String, Long> memDeletes = new HashMap<>();
     if (!hotOnly) {
@@ -229,14 +229,14 @@ public final class RangeCompactor {
       }
       heads.addAll(store.probeHeads(table, probes, tableFiles));
     }
-    return new HeadPlan(HeadPlanner.plan(heads, filesByTable, sortedBuckets, s.planner(), minDead),
+    return new HeadPlan(HeadPlanner.plan(heads, filesByTable, sortedBuckets, s.planner()),
         List.copyOf(heads));
   }
 
   /** Runs the planned dead heads in order; remembers the hot ones and paces from what each was left at. */
   private Pass runHeads(RoundSettings s, HeadPlan headPlan, Map<String, List<KeyRange>> sortedBuckets,
       CompactionExecutor.StopCheck stops) throws IOException {
-    memory.rememberHot(headPlan.probed(), s.deadHeadMinKeys());
+    memory.rememberHot(headPlan.probed(), s.planner().deadHeadMinKeys());
     Map<KeyRange, HeadPace.Reading> readings = new LinkedHashMap<>();
     headPlan.probed().forEach(h -> readings.put(h.range(),
         new HeadPace.Reading(h.range(), h.deadEntries(), h.deadEntries())));

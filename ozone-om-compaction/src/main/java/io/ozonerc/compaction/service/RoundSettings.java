@@ -9,20 +9,19 @@ import java.util.Set;
  * The frozen inputs of one round.
  *
  * @param tables              tables to plan over
- * @param planner             thresholds and budget for the planner
+ * @param planner             thresholds (ranges and dead heads) and budget for the planner
  * @param flushMemtables      flush tables whose memtable deletes qualify before planning
  * @param timeBudgetNanos     no new range compaction starts once this much time has passed; 0 for no limit
  * @param pendingBytesLimit   stop at this many estimated pending compaction bytes in any column family
  * @param level0FilesLimit    stop at this many level-0 files in any column family
- * @param deadHeadMinKeys     dead entries that make a head worth compacting; 0 turns dead-head probes off
  */
 public record RoundSettings(Set<String> tables, PlannerSettings planner, boolean flushMemtables,
-    long timeBudgetNanos, long pendingBytesLimit, long level0FilesLimit, long deadHeadMinKeys) {
+    long timeBudgetNanos, long pendingBytesLimit, long level0FilesLimit) {
 
   /** The service's round: everything from the configuration, with the planner settings for this OM's role. */
   public static RoundSettings of(RangeCompactionConfig config, PlannerSettings planner) {
     return new RoundSettings(config.tableSet(), planner, config.isMemtableFlush(), nanos(config.getTimeout()),
-        config.getPressurePendingCompactionBytes(), config.getPressureLevel0Files(), config.getDeadHeadMinKeys());
+        config.getPressurePendingCompactionBytes(), config.getPressureLevel0Files());
   }
 
   /**
@@ -31,8 +30,8 @@ public record RoundSettings(Set<String> tables, PlannerSettings planner, boolean
    * stop signals (delayed or stopped writes) still end the round. Dead heads are probed, planned and compacted
    * as in the service's round.
    */
-  public static RoundSettings offline(Set<String> tables, PlannerSettings planner, long deadHeadMinKeys) {
-    return new RoundSettings(tables, planner, false, 0, Long.MAX_VALUE, Long.MAX_VALUE, deadHeadMinKeys);
+  public static RoundSettings offline(Set<String> tables, PlannerSettings planner) {
+    return new RoundSettings(tables, planner, false, 0, Long.MAX_VALUE, Long.MAX_VALUE);
   }
 
   /** A duration in nanoseconds, saturated at {@code Long.MAX_VALUE} (~292 years) instead of overflowing. */

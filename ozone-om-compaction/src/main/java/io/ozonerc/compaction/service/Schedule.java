@@ -237,8 +237,7 @@ final class Schedule {
       case NORMAL -> s;
       case SKIP -> null;
       // The leader serves client reads, followers catch up on compaction.
-      case REDUCED -> new PlannerSettings(s.minTombstones(), s.tombstoneRatio(), s.maxCompactionEntries(),
-          (int) quarter(s.rangesPerRun()), quarter(s.maxBytesPerRun()), s.bottommost());
+      case REDUCED -> s.withBudget((int) quarter(s.rangesPerRun()), quarter(s.maxBytesPerRun()));
     };
   }
 

@@ -7,10 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ozonerc.compaction.om.OmAttachment;
 import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.Keys;
 import io.ozonerc.compaction.service.RangeCompactionService;
+import io.ozonerc.compaction.service.RoundResult.Compacted;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 import org.apache.hadoop.ozone.MiniOzoneCluster;
 import org.apache.hadoop.ozone.client.BucketArgs;
@@ -22,6 +27,8 @@ import org.apache.hadoop.ozone.client.OzoneVolume;
 import org.apache.hadoop.ozone.om.OzoneManager;
 import org.apache.hadoop.ozone.om.helpers.BucketLayout;
 import org.apache.hadoop.ozone.om.helpers.OmBucketInfo;
+import org.apache.hadoop.ozone.om.helpers.OmDirectoryInfo;
+import org.apache.hadoop.ozone.om.helpers.OzoneFileStatus;
 import org.apache.ozone.test.GenericTestUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -186,5 +193,75 @@ class MiniClusterRangeCompactionTest {
       expected.add("keep/file-" + i);
     }
     assertEquals(expected, listKeys(b, ""), "listing the FSO bucket returns exactly the live entries");
+  }
+
+  /**
+   * A staging directory in an FSO bucket, drained oldest first through the client: a {@code listStatus} of it seeks
+   * to {@code /volumeId/bucketId/stagingId/} and, before compaction, steps over every deleted child. The directory
+   * is not the bucket's first (a live one comes before it), so neither the table's head nor the bucket's shows it:
+   * the service finds it as a directory head and compacts that span, and the listing returns the live children.
+   */
+  @Test
+  void fsoStagingDirectoryHeadIsFoundAndCompacted() throws Exception {
+    OzoneBucket b = bucket("vol3", "stage", BucketLayout.FILE_SYSTEM_OPTIMIZED);
+    int children = 1_300;
+    int drained = 1_200; // 2,400 dead entries (value and tombstone each), above dead.head.min.keys (2,000)
+    for (int i = 0; i < children; i++) {
+      createEmptyKey(b, String.format("staging/part-%05d", i));
+    }
+    // Object ids are negative longs, so in fileTable's key order a later directory's children come first: keep/,
+    // created after staging/, is the bucket's first directory (checked below), live.
+    for (int i = 0; i < 10; i++) {
+      createEmptyKey(b, "keep/file-" + i);
+    }
+    flush(om);
+    List<String> batch = new ArrayList<>();
+    for (int i = 0; i < drained; i++) {
+      batch.add(String.format("staging/part-%05d", i));
+      if (batch.size() == 100) {
+        b.deleteKeys(batch);
+        batch.clear();
+      }
+    }
+    flush(om);
+    long volumeId = om.getMetadataManager().getVolumeId("vol3");
+    long bucketId = om.getBucketInfo("vol3", "stage").getObjectID();
+    OmDirectoryInfo staging = om.getMetadataManager().getDirectoryTable()
+        .get(om.getMetadataManager().getOzonePathKey(volumeId, bucketId, bucketId, "staging"));
+    String prefix = "/" + volumeId + "/" + bucketId + "/" + staging.getObjectID() + "/";
+    KeyRange directory = KeyRange.bucket("fileTable", prefix);
+    long keepId = om.getMetadataManager().getDirectoryTable()
+        .get(om.getMetadataManager().getOzonePathKey(volumeId, bucketId, bucketId, "keep")).getObjectID();
+    String keepPrefix = "/" + volumeId + "/" + bucketId + "/" + keepId + "/";
+    assertTrue(keepPrefix.compareTo(prefix) < 0, "the live directory comes first: " + keepPrefix + " " + prefix);
+
+    AtomicReference<Compacted> head = new AtomicReference<>();
+    try {
+      GenericTestUtils.waitFor(() -> {
+        service.recentCompactions().stream()
+            .filter(c -> c.before().range().kind() == KeyRange.Kind.DIRECTORY_HEAD
+                && Keys.compare(c.before().range().begin(), directory.begin()) == 0)
+            .findFirst().ifPresent(head::set);
+        return head.get() != null;
+      }, 200, 60_000);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("no directory head compaction at " + prefix + "; compactions: "
+          + service.recentCompactions().stream().map(c -> c.before().range() + " " + c.head()).toList(), e);
+    }
+    Compacted done = head.get();
+    assertTrue(done.head().deadBefore() >= drained, "the probe saw the drained children: " + done.head());
+    assertTrue(done.head().deadAfter() < done.head().deadBefore() / 10, "the head was cleared: " + done.head());
+
+    Set<String> expected = new TreeSet<>();
+    for (int i = drained; i < children; i++) {
+      expected.add(String.format("staging/part-%05d", i));
+    }
+    Set<String> listed = new TreeSet<>();
+    for (OzoneFileStatus st : b.listStatus("staging/", false, "", 10_000)) {
+      listed.add(st.getKeyInfo().getKeyName());
+    }
+    assertEquals(expected, listed, "listStatus of the staging directory returns exactly its live children");
+    assertEquals(0, deletionsIn(om, KeyRange.bucket("fileTable", prefix)),
+        "no file under the staging directory holds a tombstone");
   }
 }

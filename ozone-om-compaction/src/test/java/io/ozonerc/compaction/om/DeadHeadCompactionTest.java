@@ -54,7 +54,7 @@ class DeadHeadCompactionTest {
     probed.addAll(probes);
     List<HeadFacts> heads = store.probeHeads(KEYS, probes, files);
     return HeadPlanner.plan(heads, Map.of(KEYS, files), Map.of(KEYS, buckets),
-        DEFAULTS.plannerSettings(), DEFAULTS.getDeadHeadMinKeys());
+        DEFAULTS.plannerSettings());
   }
 
   private static void compactAll(OmCompactionStore store, CompactionPlan plan) throws Exception {

@@ -99,7 +99,8 @@ class HeadPlannerFixtureTest {
           List<KeyRange> sorted = RangePlanner.sortedBuckets(buckets.getOrDefault(table, List.of()));
           List<SstFile> tableFiles = files.stream().filter(f -> f.table().equals(table)).toList();
           long mem = memDeletes.getOrDefault(table, 0L);
-          long minDead = PlannerFixtures.count(kv.getOrDefault("min-dead", "2000"));
+          long minDead = PlannerFixtures.count(kv.getOrDefault("min-dead",
+              String.valueOf(PlannerSettings.defaults().deadHeadMinKeys())));
           Map<String, Long> bounds = new HashMap<>();
           HeadPlanner.candidates(tableFiles, mem, sorted, minDead)
               .forEach(c -> bounds.put(c.range().label(), c.deadBound()));
@@ -121,9 +122,9 @@ class HeadPlannerFixtureTest {
           PlannerSettings d = PlannerSettings.defaults();
           PlannerSettings s = new PlannerSettings(d.minTombstones(), d.tombstoneRatio(),
               PlannerFixtures.count(kv.getOrDefault("max-entries", String.valueOf(d.maxCompactionEntries()))),
-              d.rangesPerRun(), d.maxBytesPerRun(), BottommostMode.parse(kv.getOrDefault("bottommost", "auto")));
-          out = HeadPlanner.plan(heads, byTable, sorted, s,
-              PlannerFixtures.count(kv.getOrDefault("min-dead", "2000"))).describe();
+              d.rangesPerRun(), d.maxBytesPerRun(), BottommostMode.parse(kv.getOrDefault("bottommost", "auto")),
+              PlannerFixtures.count(kv.getOrDefault("min-dead", String.valueOf(d.deadHeadMinKeys()))));
+          out = HeadPlanner.plan(heads, byTable, sorted, s).describe();
         }
         default -> throw new IllegalArgumentException(where + ": unknown directive " + w[0]);
       }

@@ -32,20 +32,23 @@ import org.junit.jupiter.api.Test;
 class PlanEquivalenceTest {
   private static final Path DIGESTS = Path.of("src/test/resources/plan-equivalence-digests.txt");
   private static final String T = "keyTable";
+  /** The default thresholds without a byte budget: the settings the digests of the large stores were recorded with. */
+  private static final PlannerSettings UNCAPPED = new PlannerSettings(10_000, 0.3, 1_000_000, 20, 0,
+      BottommostMode.AUTO, 0);
 
   @Test
   void plansAreThoseRecorded() throws IOException {
     Map<String, String> actual = new LinkedHashMap<>();
     actual.put("synthetic 300 files x 3000 buckets", digest(synthetic(300, 3_000, 7), List.of(),
-        PlannerSettings.defaults(), Integer.MAX_VALUE));
+        UNCAPPED, Integer.MAX_VALUE));
     actual.put("synthetic 2000 files x 20000 buckets", digest(synthetic(2_000, 20_000, 42), List.of(),
-        PlannerSettings.defaults(), Integer.MAX_VALUE));
+        UNCAPPED, Integer.MAX_VALUE));
     actual.put("synthetic 2000 files x 500 buckets, small cap", digest(synthetic(2_000, 500, 3), List.of(),
-        new PlannerSettings(1_000, 0.2, 50_000, 50, 0, BottommostMode.AUTO), Integer.MAX_VALUE));
+        new PlannerSettings(1_000, 0.2, 50_000, 50, 0, BottommostMode.AUTO, 0), Integer.MAX_VALUE));
     actual.put("layered 1000 files x 10000 buckets", digest(layered(1_000, 10_000), List.of(),
-        PlannerSettings.defaults(), Integer.MAX_VALUE));
+        UNCAPPED, Integer.MAX_VALUE));
     actual.put("layered 500 files x 2000 buckets, stopped after 700 ranges", digest(layered(500, 2_000),
-        List.of(), PlannerSettings.defaults(), 700));
+        List.of(), UNCAPPED, 700));
     for (int seed = 1; seed <= 400; seed++) {
       Random rnd = new Random(seed);
       Store s = random(rnd);
@@ -61,7 +64,7 @@ class PlanEquivalenceTest {
       PlannerSettings settings = new PlannerSettings(new long[] {0, 10, 500, 10_000}[rnd.nextInt(4)],
           new double[] {0.05, 0.3, 0.5, 0.9, 1.0}[rnd.nextInt(5)], new long[] {1_000, 20_000, 1_000_000}[rnd.nextInt(3)],
           1 + rnd.nextInt(20), rnd.nextBoolean() ? 0 : 1L << (20 + rnd.nextInt(10)),
-          BottommostMode.values()[rnd.nextInt(3)]);
+          BottommostMode.values()[rnd.nextInt(3)], 0);
       int stopAfter = rnd.nextInt(5) == 0 ? rnd.nextInt(20) : Integer.MAX_VALUE;
       actual.put("random " + seed, digest(s, noProgress, settings, stopAfter));
     }
@@ -70,7 +73,7 @@ class PlanEquivalenceTest {
       Store s = adjoining(rnd);
       PlannerSettings settings = new PlannerSettings(new long[] {0, 10, 500}[rnd.nextInt(3)],
           new double[] {0.05, 0.3, 0.6}[rnd.nextInt(3)], new long[] {1_000, 50_000, 1_000_000}[rnd.nextInt(3)],
-          1 + rnd.nextInt(10), 0, BottommostMode.values()[rnd.nextInt(3)]);
+          1 + rnd.nextInt(10), 0, BottommostMode.values()[rnd.nextInt(3)], 0);
       actual.put("adjoining " + seed, digest(s, List.of(), settings, Integer.MAX_VALUE));
     }
     if (Boolean.getBoolean("planner.rewrite")) {

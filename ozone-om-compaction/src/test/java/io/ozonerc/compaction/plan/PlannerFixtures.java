@@ -109,7 +109,8 @@ final class PlannerFixtures {
         count(kv.getOrDefault("max-entries", String.valueOf(d.maxCompactionEntries()))),
         (int) count(kv.getOrDefault("ranges", String.valueOf(d.rangesPerRun()))),
         size(kv.getOrDefault("bytes", String.valueOf(d.maxBytesPerRun()))),
-        BottommostMode.parse(kv.getOrDefault("bottommost", d.bottommost().name())));
+        BottommostMode.parse(kv.getOrDefault("bottommost", d.bottommost().name())),
+        count(kv.getOrDefault("min-dead", String.valueOf(d.deadHeadMinKeys()))));
   }
 
   static Map<String, String> keyValues(String[] w, int from) {

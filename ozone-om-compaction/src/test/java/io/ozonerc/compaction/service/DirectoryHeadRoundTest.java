@@ -52,8 +52,7 @@ class DirectoryHeadRoundTest {
           Map.of("ozone.om.range.compaction.min.tombstones", "1000000000")).load());
       RangeCompactor compactor = new RangeCompactor(new OmCompactionStore(s.metadata()), System::nanoTime,
           new RoundListener() { });
-      RoundResult r = compactor.run(RoundSettings.offline(Set.of(FILES), c.plannerSettings(),
-          c.getDeadHeadMinKeys()), () -> false);
+      RoundResult r = compactor.run(RoundSettings.offline(Set.of(FILES), c.plannerSettings()), () -> false);
       String round = String.join("\n", r.describe());
 
       assertEquals(1, r.compacted().size(), round);

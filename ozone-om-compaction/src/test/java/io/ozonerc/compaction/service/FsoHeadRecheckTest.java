@@ -71,7 +71,7 @@ class FsoHeadRecheckTest {
       // Dead heads only: the range test is out of reach.
       RangeCompactionConfig c = RangeCompactionConfig.from(SiteConfJvm.withSite(dir.resolve("conf"),
           Map.of("ozone.om.range.compaction.min.tombstones", "1000000000")).load());
-      RoundResult r = compactor.run(RoundSettings.offline(Set.of(FILES), c.plannerSettings(), c.getDeadHeadMinKeys()),
+      RoundResult r = compactor.run(RoundSettings.offline(Set.of(FILES), c.plannerSettings()),
           () -> false);
 
       assertEquals(1, r.compacted().size(), String.join("\n", r.describe()));
