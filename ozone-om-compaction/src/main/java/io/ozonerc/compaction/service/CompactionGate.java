@@ -1,14 +1,7 @@
 package io.ozonerc.compaction.service;
 
-import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.KeyRange;
-import io.ozonerc.compaction.plan.MemtableFacts;
-import io.ozonerc.compaction.plan.SstFile;
-import io.ozonerc.compaction.plan.WritePressure;
 import java.io.IOException;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -21,7 +14,7 @@ import java.util.function.BooleanSupplier;
  * compaction just after it. Every other call goes straight through; memtable flushes are not gated (the compactor
  * asks its stop supplier before each one).
  */
-final class CompactionGate implements CompactionStore {
+final class CompactionGate extends ForwardingStore {
   /** A compaction reached the gate while paused and was not started. */
   static final class PausedException extends IOException {
     PausedException(KeyRange range) {
@@ -29,13 +22,12 @@ final class CompactionGate implements CompactionStore {
     }
   }
 
-  private final CompactionStore store;
   private final BooleanSupplier paused;
   private final ReentrantLock lock = new ReentrantLock();
 
   /** @param paused whether compactions may not start now; must be true before {@link #drain} is called */
   CompactionGate(CompactionStore store, BooleanSupplier paused) {
-    this.store = store;
+    super(store);
     this.paused = paused;
   }
 
@@ -60,40 +52,9 @@ final class CompactionGate implements CompactionStore {
       if (paused.getAsBoolean()) {
         throw new PausedException(range);
       }
-      store.compact(range, forceBottommost);
+      super.compact(range, forceBottommost);
     } finally {
       lock.unlock();
     }
-  }
-
-  @Override
-  public List<SstFile> liveFiles(Set<String> tables) throws IOException {
-    return store.liveFiles(tables);
-  }
-
-  @Override
-  public Map<String, List<KeyRange>> bucketRanges(Set<String> tables) throws IOException {
-    return store.bucketRanges(tables);
-  }
-
-  @Override
-  public List<HeadFacts> probeHeads(String table, List<KeyRange> ranges, List<SstFile> tableFiles)
-      throws IOException {
-    return store.probeHeads(table, ranges, tableFiles);
-  }
-
-  @Override
-  public List<MemtableFacts> memtables(Set<String> tables) throws IOException {
-    return store.memtables(tables);
-  }
-
-  @Override
-  public void flush(String table) throws IOException {
-    store.flush(table);
-  }
-
-  @Override
-  public WritePressure writePressure() throws IOException {
-    return store.writePressure();
   }
 }

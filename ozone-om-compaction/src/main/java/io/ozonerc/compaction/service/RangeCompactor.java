@@ -31,32 +31,13 @@ import org.slf4j.LoggerFactory;
  * Does one round of compactions; the one copy of it that the OM's service and the operator CLI both run. As in
  * Kafka's log cleaner, choosing, doing and scheduling are apart: the planners ({@link HeadPlanner},
  * {@link RangePlanner}) and {@link PlanMemory} choose, {@link CompactionExecutor} does one compaction of any kind,
- * this class runs a round, and {@link RangeCompactionService} schedules rounds.
- *
- * <h2>A round</h2>
- * <ol>
- *   <li>Stop at once under write pressure. Flush a table whose memtables hold enough deletes to qualify (SST facts
- *       cannot see them). Snapshot SST facts and bucket ranges.</li>
- *   <li>Dead heads: probe every table's head and the buckets whose upper bound of dead entries reaches
- *       {@code dead.head.min.keys} ({@link HeadPlanner#pickProbes}), plan the qualifying heads, table heads first
- *       (they are what every listing pays, and a probe is one seek), and run them.</li>
- *   <li>Ranges: plan on facts read again, with what the heads left of the round's budget ({@code ranges.per.run}
- *       and {@code bytes.per.run} are per round, across every kind), and run them.</li>
- * </ol>
- * Before every compaction (and every bottommost rewrite) the round stops if the caller asks (shutdown, pause), the
- * time budget is spent, or RocksDB reports write pressure; the compactions it did not reach are counted as left.
- * The executor re-checks each on fresh facts before it runs, verifies it after, and remembers one that made no
- * progress.
- *
- * <h2>Head checks</h2>
- * {@link #checkHeads} is a round of dead heads alone over the table heads and the remembered hot buckets: cheap
- * when nothing qualifies, so the service runs it every few seconds. {@link #planRound} makes a round's two plans
- * without writing, for the CLI's analysis and dry run.
- *
- * <h2>Log</h2>
- * Per-compaction events are DEBUG; the caller logs the round once ({@link RoundResult#summary}).
- *
- * <p>Time is read only from the clock given. One round at a time: callers serialise {@link #run}.
+ * this class runs a round, and {@link RangeCompactionService} schedules rounds. The steps of {@link #run} (write
+ * pressure and memtables, dead heads, ranges, each compaction through the executor under the same stop checks) are
+ * described in the README's "How a round decides". {@link #checkHeads} is the dead-head pass alone over the table
+ * heads and the remembered hot heads; {@link #planRound} makes a round's two plans without writing (the CLI's
+ * analysis and dry run). Per-compaction events are DEBUG; the caller logs the round once
+ * ({@link RoundResult#summary}). Time is read only from the clock given. One round at a time: callers serialise
+ * {@link #run}.
  */
 public final class RangeCompactor {
   private static final Logger LOG = LoggerFactory.getLogger(RangeCompactor.class);

@@ -170,42 +170,9 @@ class PlanEquivalenceTest {
     return Keys.utf8(String.format("/vol/b%06d/k%08d", k / 1_000, k % 1_000));
   }
 
-  /** Shaped like {@link PlannerComplexityTest}'s store: 8 level-0 files nest over disjoint levels 1..6. */
+  /** {@link PlannerComplexityTest}'s store: 8 level-0 files nest over disjoint levels 1..6. */
   private static Store layered(int fileCount, int bucketCount) {
-    List<SstFile> out = new ArrayList<>();
-    int[] perLevel = new int[7];
-    perLevel[0] = 8;
-    int rest = fileCount - perLevel[0];
-    int[] weights = {0, 1, 2, 5, 20, 120, 852};
-    int sum = 0;
-    for (int l = 1; l <= 5; l++) {
-      perLevel[l] = Math.max(1, rest * weights[l] / 1000);
-      sum += perLevel[l];
-    }
-    perLevel[6] = rest - sum;
-    long keys = (long) bucketCount * 100;
-    long seq = 1;
-    for (int l = 6; l >= 1; l--) {
-      long per = keys / perLevel[l];
-      for (int i = 0; i < perLevel[l]; i++) {
-        long lo = i * per;
-        long hi = (i + 1) * per - 1;
-        boolean churned = (lo / 100) % 50 == 0;
-        out.add(sst(T, l, layeredKey(lo), layeredKey(hi), 10_000, l < 6 && churned ? 8_000 : 0, seq++, false));
-      }
-    }
-    for (int i = 0; i < perLevel[0]; i++) {
-      out.add(sst(T, 0, layeredKey(i), layeredKey(keys - 1 - i), 40_000, 30_000, seq++, false));
-    }
-    List<KeyRange> buckets = new ArrayList<>();
-    for (int b = 0; b < bucketCount; b++) {
-      buckets.add(bucket(T, String.format("/v/b%07d/", b)));
-    }
-    return new Store(out, Map.of(T, buckets));
-  }
-
-  private static byte[] layeredKey(long k) {
-    return Keys.utf8(String.format("/v/b%07d/k%03d", k / 100, k % 100));
+    return new Store(PlannerComplexityTest.lsm(fileCount, bucketCount), PlannerComplexityTest.buckets(bucketCount));
   }
 
   /**

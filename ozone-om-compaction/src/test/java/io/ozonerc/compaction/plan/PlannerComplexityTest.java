@@ -20,7 +20,7 @@ class PlannerComplexityTest {
    * Levels 1..6 partition the key space into disjoint files (counts growing ~10x per level), 8 level-0 files each
    * span almost every bucket, and every 50th bucket holds tombstones.
    */
-  private static List<SstFile> lsm(int fileCount, int bucketCount) {
+  static List<SstFile> lsm(int fileCount, int bucketCount) {
     List<SstFile> out = new ArrayList<>();
     int[] perLevel = new int[7];
     perLevel[0] = 8;
@@ -58,7 +58,7 @@ class PlannerComplexityTest {
     return Keys.utf8(String.format("/v/b%07d/k%03d", k / 100, k % 100));
   }
 
-  private static Map<String, List<KeyRange>> buckets(int n) {
+  static Map<String, List<KeyRange>> buckets(int n) {
     List<KeyRange> out = new ArrayList<>();
     for (int b = 0; b < n; b++) {
       out.add(KeyRange.bucket("keyTable", String.format("/v/b%07d/", b)));

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ozonerc.compaction.LiveConfig;
 import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.om.OmCompactionStore;
-import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
 import io.ozonerc.compaction.testing.OmTestStore;
 import io.ozonerc.compaction.testing.QueueBucket;
@@ -18,9 +17,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -48,41 +45,6 @@ class RangeCompactionServicePauseTest {
   RangeCompactionService service;
   LiveConfig live;
   final AtomicLong clock = new AtomicLong(1_000 * SECOND);
-
-  /**
-   * Counts the compactions that began and ended inside the real store (behind the service's gate), and holds the
-   * first one that begins once armed until the test releases it.
-   */
-  static final class Held extends ForwardingStore {
-    final CountDownLatch inCompaction = new CountDownLatch(1);
-    final CountDownLatch release = new CountDownLatch(1);
-    final AtomicInteger begun = new AtomicInteger();
-    final AtomicInteger ended = new AtomicInteger();
-    volatile boolean armed;
-
-    Held(CompactionStore delegate) {
-      super(delegate);
-    }
-
-    @Override
-    public void compact(KeyRange range, boolean force) throws IOException {
-      begun.incrementAndGet();
-      try {
-        if (armed) {
-          armed = false;
-          inCompaction.countDown();
-          if (!release.await(60, TimeUnit.SECONDS)) {
-            throw new IOException("not released within 60 s");
-          }
-        }
-        super.compact(range, force);
-      } catch (InterruptedException e) {
-        throw new IOException(e);
-      } finally {
-        ended.incrementAndGet();
-      }
-    }
-  }
 
   @BeforeEach
   void open() throws IOException {
@@ -148,7 +110,7 @@ class RangeCompactionServicePauseTest {
    *
    * @return what the store had seen begin and end when the pause returned
    */
-  <T> Returned pauseDuring(Held held, Supplier<T> pass, AtomicReference<T> result) throws Exception {
+  <T> Returned pauseDuring(HoldingStore held, Supplier<T> pass, AtomicReference<T> result) throws Exception {
     AtomicReference<Throwable> failed = new AtomicReference<>();
     held.armed = true;
     Thread passThread = new Thread(() -> result.set(pass.get()), "pass");
@@ -180,7 +142,7 @@ class RangeCompactionServicePauseTest {
   void aPauseDuringARoundEndsItAfterTheCompactionInFlight() throws Exception {
     seedThreeHotBuckets();
     String before = store.digest();
-    Held held = new Held(new OmCompactionStore(store.metadata()));
+    HoldingStore held = new HoldingStore(new OmCompactionStore(store.metadata()), false);
     RangeCompactionService svc = service(held, RANGES);
     AtomicReference<RangeCompactionService.Tick> tick = new AtomicReference<>();
 
@@ -226,7 +188,7 @@ class RangeCompactionServicePauseTest {
     q.churn(5_000);
     store.deleteKeys("v", "r", 0, 5_000);
     store.flush();
-    Held held = new Held(new OmCompactionStore(store.metadata()));
+    HoldingStore held = new HoldingStore(new OmCompactionStore(store.metadata()), false);
     RangeCompactionService svc = service(held, Map.of(RangeCompactionConfig.ENABLED_KEY, "true",
         "ozone.om.range.compaction.interval", "10m", "ozone.om.range.compaction.timeout", "45s",
         "ozone.om.range.compaction.head.check.interval", "5s"));
@@ -264,7 +226,7 @@ class RangeCompactionServicePauseTest {
   @Test
   void anExplicitRoundRunsWhilePausedUntilTheNextPause() throws Exception {
     seedThreeHotBuckets();
-    Held held = new Held(new OmCompactionStore(store.metadata()));
+    HoldingStore held = new HoldingStore(new OmCompactionStore(store.metadata()), false);
     RangeCompactionService svc = service(held, RANGES);
     live.set(RangeCompactionConfig.ENABLED_KEY, "false"); // nothing in flight: returns at once
     assertTrue(svc.getTasks().isEmpty());

@@ -10,7 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** Passes every call to a real store; tests override one method to hold, fail or alter it (a narrow seam). */
+/**
+ * Passes every call to another store. {@link CompactionGate} overrides {@link #compact}; tests override one method
+ * to hold, fail or alter it (a narrow seam).
+ */
 class ForwardingStore implements CompactionStore {
   private final CompactionStore delegate;
 
