@@ -10,7 +10,6 @@ import io.ozonerc.compaction.rocks.RocksFacts;
 import io.ozonerc.compaction.service.CompactionStore;
 import io.ozonerc.compaction.service.StoreUnavailableException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -139,13 +138,14 @@ public final class OmCompactionStore implements CompactionStore {
 
   /**
    * One bounded seek per range plus RocksDB's size estimates ({@link HeadProbe}); a range whose start has a skip
-   * hint in a patched OM is sized from the hint instead, without a seek ({@link SkipHintSpans}).
+   * hint in a patched OM is sized from the hint instead, without a seek ({@link SkipHintSpans}); on such an OM a
+   * directory without a hint is not sought ({@link HeadFacts.Sizing#NOT_LISTED}).
    */
   @Override
   public List<HeadFacts> probeHeads(String table, List<KeyRange> ranges, List<SstFile> tableFiles)
       throws IOException {
-    Map<ByteBuffer, byte[]> hints = SkipHintSpans.of(metadata(), table, ranges);
-    return onDb(db -> HeadProbe.probe(db, table, ranges, tableFiles, hints));
+    SkipHintSpans.Found hints = SkipHintSpans.of(metadata(), table, ranges);
+    return onDb(db -> HeadProbe.probe(db, table, ranges, tableFiles, hints.spans(), hints.kept()));
   }
 
   @Override

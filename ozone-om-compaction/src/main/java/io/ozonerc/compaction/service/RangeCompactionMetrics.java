@@ -84,6 +84,9 @@ public final class RangeCompactionMetrics implements MetricsSource {
       "Dead heads sized from the OM's skip hints, without a seek (an OM patched with skip hints)", 0L);
   final MutableCounterLong headProbeSeeks = registry.newCounter("HeadProbeSeeks",
       "Dead heads probed with a seek of their own (no skip hint at their start)", 0L);
+  final MutableCounterLong headsNotListed = registry.newCounter("HeadsNotListed",
+      "Directory heads not probed because no listing starts there: the OM keeps skip hints, and none is at the "
+          + "directory's start", 0L);
   final MutableGaugeLong lastRoundDurationMs =
       registry.newGauge("LastRoundDurationMs", "Duration of the last round", 0L);
   final MutableGaugeLong lastRoundEndTimeMs = registry.newGauge("LastRoundEndTimeMs",
@@ -264,6 +267,10 @@ public final class RangeCompactionMetrics implements MetricsSource {
 
   public long getHeadProbeSeeks() {
     return headProbeSeeks.value();
+  }
+
+  public long getHeadsNotListed() {
+    return headsNotListed.value();
   }
 
   public long getHeadDeadEntriesRemoved() {

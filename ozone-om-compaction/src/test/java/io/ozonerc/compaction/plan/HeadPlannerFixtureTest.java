@@ -140,6 +140,7 @@ class HeadPlannerFixtureTest {
     return new HeadFacts(range, kv.containsKey("first") ? Keys.parse(kv.get("first")) : null,
         PlannerFixtures.count(kv.get("dead")), PlannerFixtures.size(kv.getOrDefault("bytes", "0")),
         kv.containsKey("truncated"), PlannerFixtures.count(kv.getOrDefault("mem-dead", "0")),
-        PlannerFixtures.count(kv.getOrDefault("mem-outside", "0")), kv.containsKey("skipped"));
+        PlannerFixtures.count(kv.getOrDefault("mem-outside", "0")),
+        kv.containsKey("skipped") ? HeadFacts.Sizing.HINT : HeadFacts.Sizing.SEEK);
   }
 }
