@@ -21,6 +21,7 @@ class ReleaseArchiveTest {
     String v = ReleaseArchive.version();
     for (String f : List.of("install", "release.properties", "README.md", "LICENSE", "NOTICE",
         "lib/ozone-om-compaction-" + v + ".jar", "lib/ozone-om-metadata-" + v + ".jar",
+        "lib/ozone-om-db-lock-" + v + ".jar",
         "lib/ozone-freon-omkeybench-" + v + ".jar", "patched-om/ozone-om-patched-" + v + "-ozone-2.2.0.jar",
         "etc/ozone-user-functions.sh", "etc/ozone-site-range-compaction.xml",
         "monitoring/grafana/range-compaction.json", "monitoring/prometheus/range-compaction-alerts.yml",
@@ -36,6 +37,13 @@ class ReleaseArchiveTest {
       assertTrue(jar.getEntry("io/ozonerc/compaction/om/RangeCompactionOmStarter.class") != null);
       assertTrue(jar.getEntry("ozone-om-compaction-default.xml") != null, "the generated defaults");
       assertTrue(jar.getEntry("META-INF/services/org.apache.hadoop.hdds.cli.DebugSubcommand") != null);
+    }
+    try (JarFile jar = new JarFile(top.resolve("lib/ozone-om-db-lock-" + v + ".jar").toFile())) {
+      assertTrue(jar.getEntry("io/ozonerc/dblock/DbLockProbe.class") != null);
+    }
+    try (JarFile jar = new JarFile(top.resolve("lib/ozone-om-metadata-" + v + ".jar").toFile())) {
+      assertTrue(jar.stream().noneMatch(e -> e.getName().startsWith("io/ozonerc/compaction/")),
+          "the metadata jar holds compaction classes");
     }
     try (JarFile jar = new JarFile(top.resolve("lib/ozone-freon-omkeybench-" + v + ".jar").toFile())) {
       assertTrue(jar.getEntry("META-INF/services/org.apache.hadoop.ozone.freon.FreonSubcommand") != null);

@@ -741,6 +741,11 @@ public final class Report {
       lines.add(indent + "- " + (ok ? "MET    " : "MISSED ") + PRODUCT + " write stalls = " + stalls.format("%.1f")
           + " ms" + (noneStalls == null ? " (target: 0)" : ", none " + noneStalls.format("%.1f") + " ms"));
     }
+    if (met + missed.size() == 0) { // every target n/a: the baselines it is judged against were not run
+      lines.add("- NO VERDICT on the product, " + PRODUCT + ": no target could be judged (" + na + " n/a: run none, "
+          + "ideal and full beside it)");
+      return String.join("\n", lines);
+    }
     lines.add("- VERDICT on the product, " + PRODUCT
         + (targetSet == Targets.RANDOM_CHURN ? " (no worse than none, within " + TARGET_NO_WORSE_VS_NONE + "x)" : "")
         + ": " + (missed.isEmpty() ? "MET" : "MISSED") + " (" + met + " of " + (met + missed.size()) + " targets met"

@@ -223,6 +223,10 @@ class ReportTest {
     assertTrue(at4mb.contains("- range+hints manual compaction cost: n/a (none or full not run"), at4mb);
     assertTrue(at4mb.endsWith("- VERDICT on the product, range+hints: MISSED (1 of 4 targets met; missed: list p99 vs "
         + "ideal, create p99, delete p99; 1 n/a)"), at4mb);
+    String alone = report(Report.Targets.QUEUE, 4 << 20, slow).productTargets();
+    assertTrue(alone.endsWith("- NO VERDICT on the product, range+hints: no target could be judged (5 n/a: run none, "
+        + "ideal and full beside it)"), alone);
+    assertFalse(alone.contains("VERDICT on the product, range+hints: MET"), alone);
     String at128mb = report(Report.Targets.QUEUE, 128L << 20, runs[0], runs[5], slow).productTargets();
     assertTrue(at128mb.contains("- MET    range+hints list p99 = 1.40x ideal (target <= 1.5x, with a memtable of 128 "
         + "MB or more)"), at128mb);

@@ -3,6 +3,7 @@ package io.ozonerc.compaction.cli;
 import io.ozonerc.compaction.om.OmCompactionStore;
 import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.rocks.RocksFacts;
+import io.ozonerc.dblock.DbLockProbe;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -94,15 +94,22 @@ public final class Keys {
   }
 
   /**
-   * The one search over sorted keys the planner makes: in {@code keys} ascending ({@code null} elements stand for
+   * The search over sorted keys the planner makes: in {@code keys} ascending ({@code null} elements stand for
    * +infinity and may only end the array), the first index whose key is at or after {@code key} (strictly after
-   * with {@code after}), or {@code keys.length} when there is none. It searches outwards from {@code hint} in
-   * doubling steps, then bisects: O(log d) comparisons for an answer d places from the hint. A plan asks for its
-   * ranges in key order, so d is small and a search costs a few comparisons. Each comparison is a step of
-   * {@code work}.
+   * with {@code after}), or {@code keys.length} when there is none. See {@link #gallop}.
    */
   static int search(byte[][] keys, byte[] key, boolean after, int hint, PlanWork work) {
-    int n = keys.length;
+    return gallop(keys.length, hint, i -> atOrAfter(keys[i], key, after), work);
+  }
+
+  /**
+   * The planner's one binary search: the first index in [0, n) where {@code reached} holds, or {@code n} when it
+   * holds nowhere; {@code reached} must be false up to some index and true from there on. It searches outwards
+   * from {@code hint} in doubling steps, then bisects: O(log d) tests for an answer d places from the hint. A plan
+   * asks for its ranges in key order, so d is small and a search costs a few tests. Each test is a step of
+   * {@code work}.
+   */
+  static int gallop(int n, int hint, java.util.function.IntPredicate reached, PlanWork work) {
     if (n == 0) {
       return 0;
     }
@@ -110,12 +117,12 @@ public final class Keys {
     int lo;
     int hi;
     work.step();
-    if (atOrAfter(keys[h], key, after)) { // the answer is at or before h
+    if (reached.test(h)) { // the answer is at or before h
       hi = h;
       lo = 0;
       for (int step = 1; hi - step >= 0; step <<= 1) {
         work.step();
-        if (!atOrAfter(keys[hi - step], key, after)) {
+        if (!reached.test(hi - step)) {
           lo = hi - step + 1;
           break;
         }
@@ -126,7 +133,7 @@ public final class Keys {
       hi = n;
       for (int step = 1; lo + step - 1 < n; step <<= 1) {
         work.step();
-        if (atOrAfter(keys[lo + step - 1], key, after)) {
+        if (reached.test(lo + step - 1)) {
           hi = lo + step - 1;
           break;
         }
@@ -136,7 +143,7 @@ public final class Keys {
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
       work.step();
-      if (atOrAfter(keys[mid], key, after)) {
+      if (reached.test(mid)) {
         hi = mid;
       } else {
         lo = mid + 1;

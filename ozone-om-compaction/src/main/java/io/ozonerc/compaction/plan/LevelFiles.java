@@ -171,47 +171,7 @@ final class LevelFiles {
 
   /** The first index of ascending {@code places} holding {@code rank} or more, galloping from {@code hint}. */
   private int searchInts(int[] places, int rank, int hint) {
-    int n = places.length;
-    if (n == 0) {
-      return 0;
-    }
-    int lo;
-    int hi;
-    int h = Math.min(Math.max(hint, 0), n - 1);
-    work.step();
-    if (places[h] >= rank) {
-      hi = h;
-      lo = 0;
-      for (int step = 1; hi - step >= 0; step <<= 1) {
-        work.step();
-        if (places[hi - step] < rank) {
-          lo = hi - step + 1;
-          break;
-        }
-        hi -= step;
-      }
-    } else {
-      lo = h + 1;
-      hi = n;
-      for (int step = 1; lo + step - 1 < n; step <<= 1) {
-        work.step();
-        if (places[lo + step - 1] >= rank) {
-          hi = lo + step - 1;
-          break;
-        }
-        lo += step;
-      }
-    }
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      work.step();
-      if (places[mid] >= rank) {
-        hi = mid;
-      } else {
-        lo = mid + 1;
-      }
-    }
-    return lo;
+    return Keys.gallop(places.length, hint, i -> places[i] >= rank, work);
   }
 
   /**

@@ -6,22 +6,10 @@ import java.util.List;
  * What the SST facts say about one key range: estimated counts inside it and the cost of compacting it.
  *
  * <p>Estimates ({@code entries}, {@code tombstones}, {@code hiddenPuts}) share straddling files by where the data
- * below them lies (see {@link TableFacts#share}). Costs ({@code files}, {@code fileEntries}, {@code fileBytes})
- * count whole files, and not only the files overlapping the range: the files RocksDB will pick for
- * {@code compactRange} of it, level-0 files straddling other buckets and the files below them included (see
- * {@link CompactionCost}).
- *
- * <h2>Sharing a straddling file</h2>
- * A file wholly inside counts whole. A file that straddles a boundary (a flush holds every bucket written since
- * the last one) is shared, first choice, by where the deeper levels keep their data inside the file's span: the
- * entries of deeper files, each shared by key interpolation. Deleted keys were written before, so they sit over
- * their older values; a tombstone-only L0 file spanning the tail of bucket a and all of bucket b then lands on b,
- * where the data is. With nothing below (all of it in L0, or a bottom file holding several small buckets) the file
- * is shared equally among the buckets it touches, and within a bucket by key interpolation over the part of the
- * file inside that bucket, where keys share the bucket prefix and interpolation is sound. Plain interpolation over
- * the whole file would not do: the byte naming the bucket dominates it, and a file spanning {@code /v/a/...} to
- * {@code /v/b/...} would give nearly all its entries to the empty gap between the buckets. Gaps get nothing from a
- * file that touches a bucket; a file touching none falls back to interpolation.
+ * below them lies: the model is described at {@link TableFacts#share}, next to its code. Costs ({@code files},
+ * {@code fileEntries}, {@code fileBytes}) count whole files, and not only the files overlapping the range: the
+ * files RocksDB will pick for {@code compactRange} of it, level-0 files straddling other buckets and the files
+ * below them included (see {@link CompactionCost}).
  *
  * @param entries           estimated internal entries in the range, puts and tombstones
  * @param tombstones        estimated tombstones in the range

@@ -740,9 +740,19 @@ public final class TableFacts {
   }
 
   /**
-   * Estimated share of the entries of file {@code i} of level {@code lf} that lie in [begin, end); see
-   * {@link RangeStats} for the model. A file wholly inside counts whole; a straddling file is shared by the data
-   * below it, else by buckets touched.
+   * Estimated share of the entries of file {@code i} of level {@code lf} that lie in [begin, end): the sharing
+   * model behind every estimate of {@link RangeStats}.
+   *
+   * <p>A file wholly inside counts whole. A file that straddles a boundary (a flush holds every bucket written since
+   * the last one) is shared, first choice, by where the deeper levels keep their data inside the file's span: the
+   * entries of deeper files, each shared by key interpolation. Deleted keys were written before, so they sit over
+   * their older values; a tombstone-only L0 file spanning the tail of bucket a and all of bucket b then lands on b,
+   * where the data is. With nothing below (all of it in L0, or a bottom file holding several small buckets) the file
+   * is shared equally among the buckets it touches, and within a bucket by key interpolation over the part of the
+   * file inside that bucket, where keys share the bucket prefix and interpolation is sound. Plain interpolation over
+   * the whole file would not do: the byte naming the bucket dominates it, and a file spanning {@code /v/a/...} to
+   * {@code /v/b/...} would give nearly all its entries to the empty gap between the buckets. Gaps get nothing from a
+   * file that touches a bucket; a file touching none falls back to interpolation.
    */
   double share(LevelFiles lf, int i, byte[] begin, byte[] end) {
     return lf.files[i].overlaps(begin, end) ? overlappingShare(lf, i, begin, end) : 0.0;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ozonerc.compaction.testing.OmTestStore;
+import io.ozonerc.dblock.DbLockProbe;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

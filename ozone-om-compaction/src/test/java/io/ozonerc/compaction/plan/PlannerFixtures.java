@@ -11,24 +11,35 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads planner scenarios from text, in the spirit of Pebble's datadriven {@code testdata/compaction_picker_*}.
+ * Reads and runs planner scenarios written as text, in the spirit of Pebble's datadriven
+ * {@code testdata/compaction_picker_*}: one parser for every fixture file ({@link PlannerFixtureTest}).
  *
  * <pre>
  * # what the case is about (one or more lines)
  * sst keyTable L0 /v/b/k000 /v/b/k999 entries=100k deletions=95k size=4MiB seq=3 [busy]
  * bucket keyTable /v/b/
  * table fileTable                                  (a table to consider that has no bucket)
- * noprogress keyTable /v/a/ /v/a0              (a range whose last compaction removed nothing)
- * plan min-tombstones=10000 ratio=0.3 max-entries=1M ranges=20 bytes=0 bottommost=auto
+ * noprogress keyTable /v/a/ /v/a0                  (a range whose last compaction removed nothing)
+ * mem keyTable deletes=5k                          (deletes in a table's memtables)
+ * hot keyTable /v/q/                               (a bucket whose head qualified last time)
+ * head keyTable /v/q/ first=/v/q/k20000 dead=40k   (a probe's result; "(table)" for the table head, no first= for a
+ *                                                   range without a live key; mem-dead= and mem-outside= for
+ *                                                   memtable entries in the head and outside the range; skipped
+ *                                                   for a head sized from a skip hint, which listings skip)
+ * then one action, the case's last line before ----:
+ * plan min-tombstones=10000 ratio=0.3 max-entries=1M ranges=20 bytes=0 bottommost=auto min-dead=2000
+ *                                                  (RangePlanner.plan; settings default to PlannerSettings')
+ * probes table=keyTable min-dead=2000 budget=1000 rotation=0   (HeadPlanner.pickProbes, with the bounds)
+ * heads max-entries=1M bottommost=auto min-dead=2000           (HeadPlanner.plan of the head lines)
  * ----
- * expected lines of {@link CompactionPlan#describe()}
+ * expected output: CompactionPlan#describe() for plan and heads, the probe list for probes
  * (a blank line ends the case)
  * </pre>
  * Counts take k/M/G (x1000) suffixes, sizes KiB/MiB/GiB. Keys are written as {@link Keys#show} prints them.
  */
 final class PlannerFixtures {
-  record Case(String file, int line, String about, List<SstFile> files, Map<String, List<KeyRange>> buckets,
-      List<KeyRange> noProgress, PlannerSettings settings, List<String> expected, List<String> inputLines) { }
+  /** One case: where it starts, what it is about, its input lines and its expected output. */
+  record Case(String file, int line, String about, List<String> input, List<String> expected) { }
 
   private PlannerFixtures() { }
 
@@ -44,35 +55,21 @@ final class PlannerFixtures {
       int start = i + 1;
       StringBuilder about = new StringBuilder();
       List<String> input = new ArrayList<>();
-      List<SstFile> files = new ArrayList<>();
-      Map<String, List<KeyRange>> buckets = new LinkedHashMap<>();
-      List<KeyRange> noProgress = new ArrayList<>();
-      PlannerSettings settings = null;
       for (; i < lines.size() && !lines.get(i).equals("----"); i++) {
-        String line = lines.get(i);
-        input.add(line);
-        String[] w = line.trim().split("\\s+");
-        switch (w[0]) {
-          case "#" -> about.append(line.substring(1).trim()).append(' ');
-          case "sst" -> files.add(sst(w, files.size()));
-          case "bucket" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>()).add(KeyRange.bucket(w[1], w[2]));
-          case "table" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>());
-          case "noprogress" ->
-              noProgress.add(new KeyRange(w[1], KeyRange.Kind.BUCKET, "no progress", Keys.parse(w[2]), Keys.parse(w[3])));
-          case "plan" -> settings = settings(w);
-          default -> throw new IllegalArgumentException(path + ":" + (i + 1) + ": unknown directive " + w[0]);
+        input.add(lines.get(i));
+        if (lines.get(i).startsWith("#")) {
+          about.append(lines.get(i).substring(1).trim()).append(' ');
         }
       }
-      if (settings == null || i >= lines.size()) {
-        throw new IllegalArgumentException(path + ":" + start + ": case needs a plan line and ----");
+      if (i >= lines.size()) {
+        throw new IllegalArgumentException(path + ":" + start + ": case needs ---- and its expected output");
       }
       i++; // past ----
       List<String> expected = new ArrayList<>();
       for (; i < lines.size() && !lines.get(i).isBlank(); i++) {
         expected.add(lines.get(i));
       }
-      cases.add(new Case(path.getFileName().toString(), start, about.toString().trim(), files, buckets,
-          noProgress, settings, expected, input));
+      cases.add(new Case(path.getFileName().toString(), start, about.toString().trim(), input, expected));
     }
     return cases;
   }
@@ -81,7 +78,7 @@ final class PlannerFixtures {
   static void rewrite(Path path, List<Case> cases, List<List<String>> actual) throws IOException {
     StringBuilder sb = new StringBuilder();
     for (int c = 0; c < cases.size(); c++) {
-      for (String l : cases.get(c).inputLines()) {
+      for (String l : cases.get(c).input()) {
         sb.append(l).append('\n');
       }
       sb.append("----\n");
@@ -93,6 +90,86 @@ final class PlannerFixtures {
     Files.writeString(path, sb.toString(), StandardCharsets.UTF_8);
   }
 
+  /** Runs one case: its facts, then its action. */
+  static List<String> run(Case c) {
+    String where = c.file() + ":" + c.line();
+    List<SstFile> files = new ArrayList<>();
+    Map<String, List<KeyRange>> buckets = new LinkedHashMap<>();
+    List<KeyRange> noProgress = new ArrayList<>();
+    Map<String, Long> memDeletes = new HashMap<>();
+    List<KeyRange> hot = new ArrayList<>();
+    List<HeadFacts> heads = new ArrayList<>();
+    List<String> out = null;
+    for (String line : c.input()) {
+      if (out != null) {
+        throw new IllegalArgumentException(where + ": the action must be the case's last line: " + line);
+      }
+      String[] w = line.trim().split("\\s+");
+      Map<String, String> kv = keyValues(w, 1);
+      switch (w[0]) {
+        case "#" -> { }
+        case "sst" -> files.add(sst(w, files.size()));
+        case "bucket" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>()).add(KeyRange.bucket(w[1], w[2]));
+        case "table" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>());
+        case "noprogress" -> noProgress.add(
+            new KeyRange(w[1], KeyRange.Kind.BUCKET, "no progress", Keys.parse(w[2]), Keys.parse(w[3])));
+        case "mem" -> memDeletes.put(w[1], count(kv.get("deletes")));
+        case "hot" -> hot.add(KeyRange.bucket(w[1], w[2]));
+        case "head" -> heads.add(head(w, keyValues(w, 3)));
+        case "plan" -> out = RangePlanner.plan(files, buckets, noProgress, settings(kv)).describe();
+        case "probes" -> out = probes(kv, files, buckets, memDeletes, hot);
+        case "heads" -> out = HeadPlanner.plan(heads, byTable(files), sortedByTable(buckets), settings(kv)).describe();
+        default -> throw new IllegalArgumentException(where + ": unknown directive " + w[0]);
+      }
+    }
+    if (out == null) {
+      throw new IllegalArgumentException(where + ": case needs a plan, probes or heads line");
+    }
+    return out;
+  }
+
+  /** The ranges pickProbes returns, one line each, with the bound that made a candidate of it. */
+  private static List<String> probes(Map<String, String> kv, List<SstFile> files,
+      Map<String, List<KeyRange>> buckets, Map<String, Long> memDeletes, List<KeyRange> hot) {
+    String table = kv.get("table");
+    List<KeyRange> sorted = RangePlanner.sortedBuckets(buckets.getOrDefault(table, List.of()));
+    List<SstFile> tableFiles = files.stream().filter(f -> f.table().equals(table)).toList();
+    long mem = memDeletes.getOrDefault(table, 0L);
+    long minDead = count(kv.getOrDefault("min-dead", String.valueOf(PlannerSettings.defaults().deadHeadMinKeys())));
+    Map<String, Long> bounds = new HashMap<>();
+    HeadPlanner.candidates(tableFiles, mem, sorted, minDead)
+        .forEach(p -> bounds.put(p.range().label(), p.deadBound()));
+    HeadPlanner.candidates(tableFiles, mem, HeadPlanner.directories(tableFiles, sorted), minDead)
+        .forEach(p -> bounds.put(p.range().label(), p.deadBound()));
+    List<String> out = new ArrayList<>();
+    for (KeyRange r : HeadPlanner.pickProbes(table, tableFiles, mem, sorted, hot, minDead,
+        (int) count(kv.getOrDefault("budget", "1000")), count(kv.getOrDefault("rotation", "0")))) {
+      Long bound = bounds.get(r.label());
+      out.add(r.table() + " " + r.kind() + " " + r.label() + (bound == null ? "" : " bound=" + bound));
+    }
+    return out;
+  }
+
+  private static Map<String, List<SstFile>> byTable(List<SstFile> files) {
+    Map<String, List<SstFile>> out = new HashMap<>();
+    files.forEach(f -> out.computeIfAbsent(f.table(), t -> new ArrayList<>()).add(f));
+    return out;
+  }
+
+  private static Map<String, List<KeyRange>> sortedByTable(Map<String, List<KeyRange>> buckets) {
+    Map<String, List<KeyRange>> out = new HashMap<>();
+    buckets.forEach((t, b) -> out.put(t, RangePlanner.sortedBuckets(b)));
+    return out;
+  }
+
+  private static HeadFacts head(String[] w, Map<String, String> kv) {
+    KeyRange range = w[2].equals("(table)") ? HeadFacts.tableRange(w[1]) : KeyRange.bucket(w[1], w[2]);
+    return new HeadFacts(range, kv.containsKey("first") ? Keys.parse(kv.get("first")) : null,
+        count(kv.get("dead")), size(kv.getOrDefault("bytes", "0")), kv.containsKey("truncated"),
+        count(kv.getOrDefault("mem-dead", "0")), count(kv.getOrDefault("mem-outside", "0")),
+        kv.containsKey("skipped") ? HeadFacts.Sizing.HINT : HeadFacts.Sizing.SEEK);
+  }
+
   static SstFile sst(String[] w, int index) {
     Map<String, String> kv = keyValues(w, 5);
     return new SstFile(w[1], String.format("/%06d.sst", index + 1), Integer.parseInt(w[2].substring(1)),
@@ -100,8 +177,8 @@ final class PlannerFixtures {
         size(kv.getOrDefault("size", "0")), count(kv.getOrDefault("seq", "0")), kv.containsKey("busy"));
   }
 
-  private static PlannerSettings settings(String[] w) {
-    Map<String, String> kv = keyValues(w, 1);
+  /** Settings of a plan or heads line; what it leaves out is {@link PlannerSettings#defaults()}'. */
+  private static PlannerSettings settings(Map<String, String> kv) {
     PlannerSettings d = PlannerSettings.defaults();
     return new PlannerSettings(
         count(kv.getOrDefault("min-tombstones", String.valueOf(d.minTombstones()))),

@@ -1,6 +1,6 @@
 package io.ozonerc.metadata.migrate;
 
-import io.ozonerc.compaction.cli.DbLockProbe;
+import io.ozonerc.dblock.DbLockProbe;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,4 +1,4 @@
-package io.ozonerc.compaction.cli;
+package io.ozonerc.dblock;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -45,8 +45,8 @@ import java.util.Optional;
  *       inside a process that may hold the DB where {@code /proc/locks} is missing.</li>
  * </ul>
  *
- * <p>Public for the project's other offline tools (the directoryTable migration), so every tool refuses a held DB
- * the same way, with the same words and exit status.
+ * <p>Shared by the project's offline tools (range compaction's CLI, the directoryTable migration), so every tool
+ * refuses a held DB the same way, with the same words and exit status.
  */
 public final class DbLockProbe {
   public static final String LOCK_FILE = "LOCK";
@@ -116,7 +116,7 @@ public final class DbLockProbe {
    * cannot be read (not Linux). Lines look like {@code 4: POSIX  ADVISORY  WRITE 3921 fe:00:9987015 0 EOF};
    * a {@code ->} after the ordinal marks a waiter, not a holder. Device numbers are hex major:minor.
    */
-  static Optional<List<Long>> writeLockHolders(Path file, Path procLocks) throws IOException {
+  public static Optional<List<Long>> writeLockHolders(Path file, Path procLocks) throws IOException {
     if (!Files.isReadable(procLocks)) {
       return Optional.empty();
     }

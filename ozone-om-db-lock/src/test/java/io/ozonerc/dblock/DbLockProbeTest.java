@@ -1,4 +1,4 @@
-package io.ozonerc.compaction.cli;
+package io.ozonerc.dblock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

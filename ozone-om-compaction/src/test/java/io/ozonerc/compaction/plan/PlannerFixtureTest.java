@@ -12,11 +12,12 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Runs every scenario in {@code src/test/resources/planner/*.txt} through {@link RangePlanner#plan} and compares
- * the printed plan. To regenerate expected output after an intended change, run with
- * {@code -Dplanner.rewrite=true} and review the diff line by line before committing it.
+ * Runs every scenario in {@code src/test/resources/planner/*.txt} ({@link PlannerFixtures}: one file per topic,
+ * each case ending in its action, {@code plan}, {@code probes} or {@code heads}) and compares the printed output.
+ * To regenerate expected output after an intended change, run with {@code -Dplanner.rewrite=true} and review the
+ * diff line by line before committing it.
  */
-class RangePlannerFixtureTest {
+class PlannerFixtureTest {
   private static final Path DIR = Path.of("src/test/resources/planner");
 
   @TestFactory
@@ -27,7 +28,7 @@ class RangePlannerFixtureTest {
         List<PlannerFixtures.Case> cases = PlannerFixtures.read(p);
         List<List<String>> actual = new ArrayList<>();
         for (PlannerFixtures.Case c : cases) {
-          actual.add(RangePlanner.plan(c.files(), c.buckets(), c.noProgress(), c.settings()).describe());
+          actual.add(PlannerFixtures.run(c));
         }
         if (Boolean.getBoolean("planner.rewrite")) {
           PlannerFixtures.rewrite(p, cases, actual);
