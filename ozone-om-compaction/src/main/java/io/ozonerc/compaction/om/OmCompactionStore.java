@@ -3,9 +3,11 @@ package io.ozonerc.compaction.om;
 import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.MemtableFacts;
+import io.ozonerc.compaction.plan.RangeCount;
 import io.ozonerc.compaction.plan.SstFile;
 import io.ozonerc.compaction.plan.WritePressure;
 import io.ozonerc.compaction.rocks.HeadProbe;
+import io.ozonerc.compaction.rocks.RangeCounter;
 import io.ozonerc.compaction.rocks.RocksFacts;
 import io.ozonerc.compaction.service.CompactionStore;
 import io.ozonerc.compaction.service.StoreUnavailableException;
@@ -146,6 +148,13 @@ public final class OmCompactionStore implements CompactionStore {
       throws IOException {
     SkipHintSpans.Found hints = SkipHintSpans.of(metadata(), table, ranges);
     return onDb(db -> HeadProbe.probe(db, table, ranges, tableFiles, hints.spans(), hints.kept()));
+  }
+
+  /** Files wholly inside by their properties, straddling files read over the range ({@link RangeCounter}). */
+  @Override
+  public List<RangeCount> countRanges(String table, List<KeyRange> ranges, List<SstFile> tableFiles)
+      throws IOException {
+    return onDb(db -> RangeCounter.count(db, table, ranges, tableFiles));
   }
 
   @Override

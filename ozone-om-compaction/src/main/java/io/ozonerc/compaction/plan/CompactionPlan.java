@@ -21,6 +21,18 @@ public record CompactionPlan(List<RangeAssessment> planned, List<RangeAssessment
     this(planned, notPlanned, worstRatioByTable, true);
   }
 
+  /**
+   * This plan followed by {@code later}, made in the same round after it (the counted buckets after the ranges):
+   * its planned ranges after these, its other ranges after these.
+   */
+  public CompactionPlan then(CompactionPlan later) {
+    List<RangeAssessment> p = new ArrayList<>(planned);
+    p.addAll(later.planned());
+    List<RangeAssessment> n = new ArrayList<>(notPlanned);
+    n.addAll(later.notPlanned());
+    return new CompactionPlan(List.copyOf(p), List.copyOf(n), worstRatioByTable, complete);
+  }
+
   public long plannedBytes() {
     return planned.stream().mapToLong(a -> a.stats().fileBytes()).sum();
   }

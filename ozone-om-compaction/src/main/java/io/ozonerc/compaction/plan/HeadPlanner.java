@@ -123,20 +123,26 @@ public final class HeadPlanner {
         rest.add(c);
       }
     }
-    int slots = budget - out.size();
-    if (rest.size() <= slots) {
-      rest.forEach(c -> out.add(c.range()));
-      return out;
+    topAndRotating(rest, budget - out.size(), rotation).forEach(c -> out.add(c.range()));
+    return out;
+  }
+
+  /**
+   * At most {@code slots} of {@code ranked} (best first): all of them when they fit; otherwise the better half of
+   * the slots to the best, and the other half to the rest in turn, moved on by {@code rotation} (a counter the
+   * caller increases every round), so every one is taken within a bounded number of rounds.
+   */
+  static <T> List<T> topAndRotating(List<T> ranked, int slots, long rotation) {
+    if (ranked.size() <= slots) {
+      return ranked;
     }
-    int top = (slots + 1) / 2;
-    for (int i = 0; i < top; i++) {
-      out.add(rest.get(i).range());
-    }
+    List<T> out = new ArrayList<>(ranked.subList(0, (slots + 1) / 2));
+    int top = out.size();
     int rotating = slots - top;
-    int others = rest.size() - top;
+    int others = ranked.size() - top;
     long start = Math.floorMod(rotation * rotating, (long) others);
     for (int i = 0; i < rotating; i++) {
-      out.add(rest.get(top + (int) ((start + i) % others)).range());
+      out.add(ranked.get(top + (int) ((start + i) % others)));
     }
     return out;
   }

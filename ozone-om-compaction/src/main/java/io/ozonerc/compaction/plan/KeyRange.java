@@ -36,6 +36,11 @@ public record KeyRange(String table, Kind kind, String label, byte[] begin, byte
     MERGED,
     /** Neighbouring ranges below the thresholds alone whose compactions rewrite the same files, judged together. */
     FILE_SET,
+    /**
+     * A bucket whose tombstones were counted in its files rather than estimated ({@link CountPlanner}); re-checked
+     * by counting again.
+     */
+    COUNTED,
     /** The dead entries a table starts with. */
     TABLE_HEAD,
     /** The dead entries a bucket starts with, up to its first live key. */

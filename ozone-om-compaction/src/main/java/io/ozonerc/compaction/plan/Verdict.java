@@ -15,9 +15,9 @@ public enum Verdict {
   /** Qualified when planned, no longer qualified when re-checked just before compaction. */
   STALE,
   /**
-   * A dead head whose compaction would rewrite more than {@code max.compaction.entries} because level-0 files that
-   * span other ranges pull in everything below them; left to RocksDB's own level-0 compaction, which takes that
-   * part anyway (see {@link HeadPlanner#assess}).
+   * A dead head, or a counted bucket, whose compaction would rewrite more than {@code max.compaction.entries}
+   * because level-0 files that span other ranges pull in everything below them; left to RocksDB's own level-0
+   * compaction, which takes that part anyway (see {@link HeadPlanner#assess}, {@link CountPlanner#assess}).
    */
   WAITS_FOR_LEVEL0,
   /**

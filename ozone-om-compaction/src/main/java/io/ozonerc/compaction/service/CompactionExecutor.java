@@ -1,10 +1,12 @@
 package io.ozonerc.compaction.service;
 
+import io.ozonerc.compaction.plan.CountPlanner;
 import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.HeadPlanner;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.PlanMemory;
 import io.ozonerc.compaction.plan.RangeAssessment;
+import io.ozonerc.compaction.plan.RangeCount;
 import io.ozonerc.compaction.plan.RangePlanner;
 import io.ozonerc.compaction.plan.RangeStats;
 import io.ozonerc.compaction.plan.SstFile;
@@ -28,8 +30,9 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Re-check by kind</h2>
  * A head ({@link KeyRange.Kind#isHead}) is re-checked by probing again the range its probe read
- * ({@link RangeAssessment#probed}): the head ends at the first live key, which readers and writers move. Any other
- * range is assessed again over its own bounds ({@link RangePlanner#assess}). A re-check that no longer plans it
+ * ({@link RangeAssessment#probed}): the head ends at the first live key, which readers and writers move. A counted
+ * bucket ({@link KeyRange.Kind#COUNTED}) is counted again: its estimate is what it was counted to correct. Any
+ * other range is assessed again over its own bounds ({@link RangePlanner#assess}). A re-check that no longer plans it
  * skips it: below the threshold now means an earlier compaction (ours or RocksDB's) took the job, reported as
  * {@link Verdict#STALE}; a remembered no-progress range whose files are unchanged is {@link Verdict#NO_PROGRESS}.
  *
@@ -38,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * rewriting it when nothing below overlaps it, so a level-0 file holding a queue's puts and deletes lands in the
  * bottom level with every tombstone. A range is compacted again with a bottommost rewrite when its facts after
  * show that ({@link io.ozonerc.compaction.plan.BottommostMode#needsSecondPass}); a head when its fresh probe
- * still qualifies. A stop before that rewrite leaves it to a later round, and the range is not remembered as
+ * still qualifies, a counted bucket when its fresh count does. A stop before that rewrite leaves it to a later round, and the range is not remembered as
  * stuck (it is not finished).
  */
 final class CompactionExecutor {
@@ -156,7 +159,7 @@ final class CompactionExecutor {
     if (before.forceBottommost()) {
       return false;
     }
-    if (before.range().kind().isHead()) {
+    if (before.range().kind().isHead() || before.range().kind() == KeyRange.Kind.COUNTED) {
       return after.assessment().verdict() == Verdict.PLANNED;
     }
     return s.planner().bottommost().needsSecondPass(before.stats(), false,
@@ -167,10 +170,19 @@ final class CompactionExecutor {
     return RangeStats.of(fresh.files(), tableBuckets, span.begin(), span.end());
   }
 
-  /** The planned compaction on fresh facts: a head probed again over its probed range, a range assessed again. */
+  /**
+   * The planned compaction on fresh facts: a head probed again over its probed range, a counted bucket counted
+   * again, any other range assessed again.
+   */
   private Fresh recheck(RangeAssessment planned, List<KeyRange> tableBuckets, RoundSettings s) throws IOException {
     KeyRange probed = planned.probed();
     List<SstFile> tableFiles = store.liveFiles(Set.of(probed.table()));
+    if (planned.range().kind() == KeyRange.Kind.COUNTED) {
+      List<RangeCount> count = store.countRanges(probed.table(), List.of(probed), tableFiles);
+      // not counted (a file went meanwhile): judged on the estimate, which is what left it to counting
+      return new Fresh(count.isEmpty() ? RangePlanner.assess(probed, tableFiles, tableBuckets, s.planner())
+          : CountPlanner.assess(count.get(0), tableFiles, tableBuckets, s.planner()), tableFiles, null);
+    }
     if (!planned.range().kind().isHead()) {
       return new Fresh(RangePlanner.assess(probed, tableFiles, tableBuckets, s.planner()), tableFiles, null);
     }

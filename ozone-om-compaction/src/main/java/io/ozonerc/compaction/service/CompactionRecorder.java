@@ -4,6 +4,7 @@ import io.ozonerc.compaction.plan.CompactionPlan;
 import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.RangeAssessment;
+import io.ozonerc.compaction.plan.RangeCount;
 import io.ozonerc.compaction.plan.Verdict;
 import io.ozonerc.compaction.service.RoundResult.Compacted;
 import java.util.ArrayDeque;
@@ -74,6 +75,13 @@ final class CompactionRecorder implements RoundListener {
         default -> throw new IllegalStateException("unknown sizing " + h.sizing());
       }
     }
+  }
+
+  @Override
+  public void counted(List<RangeCount> counts, CompactionPlan plan) {
+    metrics.rangesCounted.incr(counts.size());
+    metrics.rangesPlanned.incr(plan.planned().size());
+    metrics.rangesSkippedBudget.incr(count(plan, Verdict.OVER_BUDGET));
   }
 
   @Override

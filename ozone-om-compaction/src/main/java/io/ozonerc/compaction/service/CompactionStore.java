@@ -3,6 +3,7 @@ package io.ozonerc.compaction.service;
 import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.MemtableFacts;
+import io.ozonerc.compaction.plan.RangeCount;
 import io.ozonerc.compaction.plan.SstFile;
 import io.ozonerc.compaction.plan.WritePressure;
 import java.io.IOException;
@@ -29,6 +30,13 @@ public interface CompactionStore {
    * ({@link HeadFacts#skippedByReaders()}).
    */
   List<HeadFacts> probeHeads(String table, List<KeyRange> ranges, List<SstFile> tableFiles) throws IOException;
+
+  /**
+   * Entries and tombstones of {@code ranges}, all of {@code table}, counted in the table's live files
+   * {@code tableFiles} ({@link RangeCount}): files wholly inside by their properties, files straddling a range read
+   * over it. Reads files only. A range whose file was deleted meanwhile is left out of the result.
+   */
+  List<RangeCount> countRanges(String table, List<KeyRange> ranges, List<SstFile> tableFiles) throws IOException;
 
   /** Entries and deletes in each table's memtables (active and immutable). */
   List<MemtableFacts> memtables(Set<String> tables) throws IOException;

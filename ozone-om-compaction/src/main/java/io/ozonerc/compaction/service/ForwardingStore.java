@@ -3,6 +3,7 @@ package io.ozonerc.compaction.service;
 import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.MemtableFacts;
+import io.ozonerc.compaction.plan.RangeCount;
 import io.ozonerc.compaction.plan.SstFile;
 import io.ozonerc.compaction.plan.WritePressure;
 import java.io.IOException;
@@ -35,6 +36,12 @@ class ForwardingStore implements CompactionStore {
   public List<HeadFacts> probeHeads(String table, List<KeyRange> ranges, List<SstFile> tableFiles)
       throws IOException {
     return delegate.probeHeads(table, ranges, tableFiles);
+  }
+
+  @Override
+  public List<RangeCount> countRanges(String table, List<KeyRange> ranges, List<SstFile> tableFiles)
+      throws IOException {
+    return delegate.countRanges(table, ranges, tableFiles);
   }
 
   @Override

@@ -84,6 +84,9 @@ public final class RangeCompactionMetrics implements MetricsSource {
       "Dead heads sized from the OM's skip hints, without a seek (an OM patched with skip hints)", 0L);
   final MutableCounterLong headProbeSeeks = registry.newCounter("HeadProbeSeeks",
       "Dead heads probed with a seek of their own (no skip hint at their start)", 0L);
+  final MutableCounterLong rangesCounted = registry.newCounter("RangesCounted",
+      "Buckets whose tombstones were counted in their SST files after the range plan left them below the "
+          + "thresholds, where the files' deletions allowed the estimate to be wrong", 0L);
   final MutableCounterLong headsNotListed = registry.newCounter("HeadsNotListed",
       "Directory heads not probed because no listing starts there: the OM keeps skip hints, and none is at the "
           + "directory's start", 0L);
@@ -267,6 +270,10 @@ public final class RangeCompactionMetrics implements MetricsSource {
 
   public long getHeadProbeSeeks() {
     return headProbeSeeks.value();
+  }
+
+  public long getRangesCounted() {
+    return rangesCounted.value();
   }
 
   public long getHeadsNotListed() {

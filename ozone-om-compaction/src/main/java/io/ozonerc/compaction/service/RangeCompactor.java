@@ -2,6 +2,7 @@ package io.ozonerc.compaction.service;
 
 import io.ozonerc.compaction.plan.Budget;
 import io.ozonerc.compaction.plan.CompactionPlan;
+import io.ozonerc.compaction.plan.CountPlanner;
 import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.HeadPace;
 import io.ozonerc.compaction.plan.HeadPlan;
@@ -11,6 +12,7 @@ import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.PlanMemory;
 import io.ozonerc.compaction.plan.PlanWork;
 import io.ozonerc.compaction.plan.RangeAssessment;
+import io.ozonerc.compaction.plan.RangeCount;
 import io.ozonerc.compaction.plan.RangePlanner;
 import io.ozonerc.compaction.plan.SstFile;
 import io.ozonerc.compaction.service.RoundResult.Compacted;
@@ -30,12 +32,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Does one round of compactions; the one copy of it that the OM's service and the operator CLI both run. As in
  * Kafka's log cleaner, choosing, doing and scheduling are apart: the planners ({@link HeadPlanner},
- * {@link RangePlanner}) and {@link PlanMemory} choose, {@link CompactionExecutor} does one compaction of any kind,
- * this class runs a round, and {@link RangeCompactionService} schedules rounds. The steps of {@link #run} (write
- * pressure and memtables, dead heads, ranges, each compaction through the executor under the same stop checks) are
- * described in the README's "How a round decides". {@link #checkHeads} is the dead-head pass alone over the table
- * heads and the remembered hot heads; {@link #planRound} makes a round's two plans without writing (the CLI's
- * analysis and dry run). Per-compaction events are DEBUG; the caller logs the round once
+ * {@link RangePlanner}, {@link CountPlanner}) and {@link PlanMemory} choose, {@link CompactionExecutor} does one
+ * compaction of any kind, this class runs a round, and {@link RangeCompactionService} schedules rounds. The steps
+ * of {@link #run} (write pressure and memtables, dead heads, ranges, counted buckets, each compaction through the
+ * executor under the same stop checks) are described in the README's "How a round decides". {@link #checkHeads}
+ * is the dead-head pass alone over the table heads and the remembered hot heads; {@link #planRound} makes a
+ * round's two plans without writing (the CLI's analysis and dry run). Per-compaction events are DEBUG; the caller logs the round once
  * ({@link RoundResult#summary}). Time is read only from the clock given. One round at a time: callers serialise
  * {@link #run}.
  */
@@ -115,7 +117,30 @@ public final class RangeCompactor {
     }
     listener.planned(plan);
     Pass ranges = runAll(plan.planned(), sortedBuckets, s, stops, heads, null);
-    return ranges.result(plan, headPlan, flushed, elapsedMs(start));
+    if (ranges.stop() != null) {
+      return ranges.result(plan, headPlan, flushed, elapsedMs(start));
+    }
+    CompactionPlan counted = planCounted(s, plan, sortedBuckets, ranges.spent());
+    Pass all = runAll(counted.planned(), sortedBuckets, s, stops, ranges, null);
+    return all.result(plan.then(counted), headPlan, flushed, elapsedMs(start));
+  }
+
+  /** Counts the buckets the range plan may have misjudged ({@link CountPlanner}) and plans those that qualify. */
+  private CompactionPlan planCounted(RoundSettings s, CompactionPlan rangePlan,
+      Map<String, List<KeyRange>> sortedBuckets, Budget.Spent spent) throws IOException {
+    Map<String, List<SstFile>> filesByTable = SstFile.byTable(store.liveFiles(s.tables()));
+    List<RangeCount> counts = new ArrayList<>();
+    for (String table : s.tables()) {
+      List<SstFile> tableFiles = filesByTable.getOrDefault(table, List.of());
+      List<KeyRange> picks = CountPlanner.pick(table, tableFiles, sortedBuckets.getOrDefault(table, List.of()),
+          rangePlan, s.planner().minTombstones(), CountPlanner.COUNTS_PER_ROUND, memory.rotation());
+      if (!picks.isEmpty()) {
+        counts.addAll(store.countRanges(table, picks, tableFiles));
+      }
+    }
+    CompactionPlan plan = CountPlanner.plan(counts, filesByTable, sortedBuckets, s.planner(), spent);
+    listener.counted(counts, plan);
+    return plan;
   }
 
   /**
@@ -124,7 +149,8 @@ public final class RangeCompactor {
    * operator CLI's analysis and dry run. A round plans its ranges after compacting its heads, on facts read again
    * and within what the heads left of the budget; here both plans are made on the same facts, each with the whole
    * budget, so a range whose tombstones a planned head would take is planned too (the round would find it stale
-   * on re-check, or not plan it).
+   * on re-check, or not plan it). The counted buckets of a round's last step are not included: counting reads the
+   * files of the buckets the range plan left, after the ranges are compacted.
    */
   public RoundPlan planRound(RoundSettings s) throws IOException {
     Map<String, List<KeyRange>> buckets = store.bucketRanges(s.tables());
@@ -159,25 +185,6 @@ public final class RangeCompactor {
 
   /** Why a round stops before its next compaction. */
   record Stop(Outcome outcome, String detail) { }
-
-  /**
-   * What the passes of a round did so far; {@code stop} is null while it runs on. {@code readings}: every probed
-   * head, left at its probed count or, when the round compacted it, at the count after.
-   */
-  private record Pass(List<Compacted> done, List<RangeAssessment> skipped, int left, Stop stop,
-      List<HeadPace.Reading> readings) {
-    static final Pass NONE = new Pass(List.of(), List.of(), 0, null, List.of());
-
-    /** The round's budget these compactions spent: their count, and the file bytes they were planned at. */
-    Budget.Spent spent() {
-      return new Budget.Spent(done.size(), done.stream().mapToLong(c -> c.before().stats().fileBytes()).sum());
-    }
-
-    RoundResult result(CompactionPlan plan, HeadPlan headPlan, List<MemtableFacts> flushed, long ms) {
-      return new RoundResult(stop == null ? Outcome.COMPLETED : stop.outcome(), stop == null ? "" : stop.detail(),
-          plan, headPlan, flushed, done, skipped, left, ms, readings);
-    }
-  }
 
   /**
    * Probes dead heads and plans them ({@link HeadPlanner}); reads only. The one copy of the head decision: a round,
@@ -238,7 +245,7 @@ public final class RangeCompactor {
     for (int next = 0; next < planned.size(); next++) {
       Stop stop = stops.check();
       if (stop != null) {
-        return new Pass(done, skipped, planned.size() - next, stop, readingsOf(readings, before));
+        return new Pass(done, skipped, planned.size() - next, stop, Pass.readingsOf(readings, before));
       }
       RangeAssessment p = planned.get(next);
       CompactionExecutor.Ran ran = executor.run(p, sortedBuckets.getOrDefault(p.range().table(), List.of()), s,
@@ -264,15 +271,12 @@ public final class RangeCompactor {
       }
       if (ran.stop() != null) {
         // This one was compacted; its bottommost rewrite is left to a later round.
-        return new Pass(done, skipped, planned.size() - next - 1, ran.stop(), readingsOf(readings, before));
+        return new Pass(done, skipped, planned.size() - next - 1, ran.stop(), Pass.readingsOf(readings, before));
       }
     }
-    return new Pass(done, skipped, 0, null, readingsOf(readings, before));
+    return new Pass(done, skipped, 0, null, Pass.readingsOf(readings, before));
   }
 
-  private static List<HeadPace.Reading> readingsOf(Map<KeyRange, HeadPace.Reading> readings, Pass before) {
-    return readings == null ? before.readings() : List.copyOf(readings.values());
-  }
 
   /** Shutdown, time budget or write pressure, checked before each compaction; null to go on. */
   private Stop stopReason(RoundSettings s, long start, BooleanSupplier stopRequested) throws IOException {

@@ -4,6 +4,7 @@ import io.ozonerc.compaction.plan.CompactionPlan;
 import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.RangeAssessment;
+import io.ozonerc.compaction.plan.RangeCount;
 import io.ozonerc.compaction.service.RoundResult.Compacted;
 import java.util.List;
 
@@ -18,6 +19,9 @@ public interface RoundListener {
 
   /** The dead heads a pass probed: those planned, and those left with the reason ({@code notPlanned}). */
   default void headsPlanned(CompactionPlan plan) { }
+
+  /** The buckets a round counted after its range plan, and what their counts decided. */
+  default void counted(List<RangeCount> counts, CompactionPlan plan) { }
 
   default void compacted(Compacted compaction) { }
 

@@ -26,13 +26,17 @@ import java.util.Map;
  *                                                   range without a live key; mem-dead= and mem-outside= for
  *                                                   memtable entries in the head and outside the range; skipped
  *                                                   for a head sized from a skip hint, which listings skip)
+ * count keyTable /v/b/ entries=1672 tombstones=671 read=1  (a count of a bucket's files: RangeCount)
  * then one action, the case's last line before ----:
  * plan min-tombstones=10000 ratio=0.3 max-entries=1M ranges=20 bytes=0 bottommost=auto min-dead=2000
  *                                                  (RangePlanner.plan; settings default to PlannerSettings')
  * probes table=keyTable min-dead=2000 budget=1000 rotation=0   (HeadPlanner.pickProbes, with the bounds)
  * heads max-entries=1M bottommost=auto min-dead=2000           (HeadPlanner.plan of the head lines)
+ * counts table=keyTable min-tombstones=500 budget=32 rotation=0 (the range plan with these settings, then the
+ *                                                   buckets CountPlanner.pick would count after it)
+ * counted min-tombstones=500 ratio=0.3             (CountPlanner.plan of the count lines)
  * ----
- * expected output: CompactionPlan#describe() for plan and heads, the probe list for probes
+ * expected output: CompactionPlan#describe() for plan, heads and counted, the range list for probes and counts
  * (a blank line ends the case)
  * </pre>
  * Counts take k/M/G (x1000) suffixes, sizes KiB/MiB/GiB. Keys are written as {@link Keys#show} prints them.
@@ -99,6 +103,7 @@ final class PlannerFixtures {
     Map<String, Long> memDeletes = new HashMap<>();
     List<KeyRange> hot = new ArrayList<>();
     List<HeadFacts> heads = new ArrayList<>();
+    List<RangeCount> counts = new ArrayList<>();
     List<String> out = null;
     for (String line : c.input()) {
       if (out != null) {
@@ -116,14 +121,18 @@ final class PlannerFixtures {
         case "mem" -> memDeletes.put(w[1], count(kv.get("deletes")));
         case "hot" -> hot.add(KeyRange.bucket(w[1], w[2]));
         case "head" -> heads.add(head(w, keyValues(w, 3)));
+        case "count" -> counts.add(count(w, keyValues(w, 3)));
         case "plan" -> out = RangePlanner.plan(files, buckets, noProgress, settings(kv)).describe();
         case "probes" -> out = probes(kv, files, buckets, memDeletes, hot);
         case "heads" -> out = HeadPlanner.plan(heads, byTable(files), sortedByTable(buckets), settings(kv)).describe();
+        case "counts" -> out = counts(kv, files, buckets, noProgress);
+        case "counted" -> out = CountPlanner.plan(counts, byTable(files), sortedByTable(buckets), settings(kv),
+            Budget.Spent.NONE).describe();
         default -> throw new IllegalArgumentException(where + ": unknown directive " + w[0]);
       }
     }
     if (out == null) {
-      throw new IllegalArgumentException(where + ": case needs a plan, probes or heads line");
+      throw new IllegalArgumentException(where + ": case needs a plan, probes, heads, counts or counted line");
     }
     return out;
   }
@@ -148,6 +157,27 @@ final class PlannerFixtures {
       out.add(r.table() + " " + r.kind() + " " + r.label() + (bound == null ? "" : " bound=" + bound));
     }
     return out;
+  }
+
+  /** The buckets CountPlanner.pick counts after the range plan of these facts and settings. */
+  private static List<String> counts(Map<String, String> kv, List<SstFile> files, Map<String, List<KeyRange>> buckets,
+      List<KeyRange> noProgress) {
+    String table = kv.get("table");
+    PlannerSettings s = settings(kv);
+    CompactionPlan rangePlan = RangePlanner.plan(files, buckets, noProgress, s);
+    List<String> out = new ArrayList<>();
+    for (KeyRange r : CountPlanner.pick(table, byTable(files).getOrDefault(table, List.of()),
+        sortedByTable(buckets).getOrDefault(table, List.of()), rangePlan, s.minTombstones(),
+        (int) count(kv.getOrDefault("budget", String.valueOf(CountPlanner.COUNTS_PER_ROUND))),
+        count(kv.getOrDefault("rotation", "0")))) {
+      out.add(r.table() + " " + r.kind() + " " + r.label());
+    }
+    return out;
+  }
+
+  private static RangeCount count(String[] w, Map<String, String> kv) {
+    return new RangeCount(KeyRange.bucket(w[1], w[2]), count(kv.get("entries")), count(kv.get("tombstones")),
+        (int) count(kv.getOrDefault("read", "0")));
   }
 
   private static Map<String, List<SstFile>> byTable(List<SstFile> files) {
@@ -177,7 +207,7 @@ final class PlannerFixtures {
         size(kv.getOrDefault("size", "0")), count(kv.getOrDefault("seq", "0")), kv.containsKey("busy"));
   }
 
-  /** Settings of a plan or heads line; what it leaves out is {@link PlannerSettings#defaults()}'. */
+  /** Settings of an action line; what it leaves out is {@link PlannerSettings#defaults()}'. */
   private static PlannerSettings settings(Map<String, String> kv) {
     PlannerSettings d = PlannerSettings.defaults();
     return new PlannerSettings(

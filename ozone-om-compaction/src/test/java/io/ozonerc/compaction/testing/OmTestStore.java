@@ -202,6 +202,33 @@ public final class OmTestStore implements AutoCloseable {
     throw new IllegalStateException("RocksDB still compacting " + table + " after 30 s");
   }
 
+  /**
+   * Buckets {@code b0000}.. of volume {@code v}, each with {@code coldKeys} keys ({@code hotKeys} for bucket
+   * {@code hot}) in the bottom level; then one flush holding a new key of every bucket and the deletes of the
+   * first {@code deleted} keys of bucket {@code hot}: one level-0 file spanning every bucket, with one bucket's
+   * deletes among every bucket's puts (a flush on a busy OM).
+   */
+  public void oneBucketsDeletesAmongEveryBucketsPuts(int buckets, int hot, int hotKeys, int coldKeys, int deleted)
+      throws IOException {
+    for (int b = 0; b < buckets; b++) {
+      addBucket("v", 1, bucketName(b), 10 + b, BucketLayout.OBJECT_STORE);
+      putKeys("v", bucketName(b), 0, b == hot ? hotKeys : coldKeys);
+    }
+    flush();
+    om.getStore().compactDB();
+    for (int b = 0; b < buckets; b++) {
+      int next = b == hot ? hotKeys : coldKeys;
+      putKeys("v", bucketName(b), next, next + 1);
+    }
+    deleteKeys("v", bucketName(hot), 0, deleted);
+    flush();
+  }
+
+  /** Name of the bucket numbered {@code b}: {@code b0042}. */
+  public static String bucketName(int b) {
+    return String.format("b%04d", b);
+  }
+
   public void flush() throws IOException {
     om.getStore().flushDB();
   }

@@ -1,0 +1,39 @@
+package io.ozonerc.compaction.service;
+
+import io.ozonerc.compaction.plan.Budget;
+import io.ozonerc.compaction.plan.CompactionPlan;
+import io.ozonerc.compaction.plan.HeadPace;
+import io.ozonerc.compaction.plan.HeadPlan;
+import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.MemtableFacts;
+import io.ozonerc.compaction.plan.RangeAssessment;
+import io.ozonerc.compaction.service.RangeCompactor.Stop;
+import io.ozonerc.compaction.service.RoundResult.Compacted;
+import io.ozonerc.compaction.service.RoundResult.Outcome;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the passes of a round ({@link RangeCompactor}: heads, ranges, counted buckets) did so far; {@code stop} is
+ * null while it runs on. {@code readings}: every probed head, left at its probed count or, when the round compacted
+ * it, at the count after.
+ */
+record Pass(List<Compacted> done, List<RangeAssessment> skipped, int left, Stop stop,
+    List<HeadPace.Reading> readings) {
+  static final Pass NONE = new Pass(List.of(), List.of(), 0, null, List.of());
+
+  /** The round's budget these compactions spent: their count, and the file bytes they were planned at. */
+  Budget.Spent spent() {
+    return new Budget.Spent(done.size(), done.stream().mapToLong(c -> c.before().stats().fileBytes()).sum());
+  }
+
+  RoundResult result(CompactionPlan plan, HeadPlan headPlan, List<MemtableFacts> flushed, long ms) {
+    return new RoundResult(stop == null ? Outcome.COMPLETED : stop.outcome(), stop == null ? "" : stop.detail(),
+        plan, headPlan, flushed, done, skipped, left, ms, readings);
+  }
+
+  /** The head readings a pass leaves: its own when it ran heads, else those of the pass before it. */
+  static List<HeadPace.Reading> readingsOf(Map<KeyRange, HeadPace.Reading> readings, Pass before) {
+    return readings == null ? before.readings() : List.copyOf(readings.values());
+  }
+}

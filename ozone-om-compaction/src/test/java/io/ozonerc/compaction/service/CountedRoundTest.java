@@ -1,0 +1,78 @@
+package io.ozonerc.compaction.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ozonerc.compaction.RangeCompactionConfig;
+import io.ozonerc.compaction.om.OmCompactionStore;
+import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.RangeAssessment;
+import io.ozonerc.compaction.plan.RangeCount;
+import io.ozonerc.compaction.plan.Verdict;
+import io.ozonerc.compaction.testing.OmTestStore;
+import io.ozonerc.compaction.testing.SiteConfJvm;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One bucket's 671 deletes in a level-0 file with the puts of 299 other buckets, on a real store, with
+ * {@code min.tombstones=500} in ozone-site.xml. The range plan's estimate leaves the bucket far below the threshold,
+ * its head is below {@code dead.head.min.keys} and the file set of all buckets is below the ratio; the round counts
+ * the bucket, compacts it as a counted range, and a count after finds no tombstone left. Every live key is intact.
+ */
+class CountedRoundTest {
+  private static final String KEYS = "keyTable";
+  private static final int BUCKETS = 300;
+  private static final int HOT = 150;
+  private static final int HOT_KEYS = 1_000;
+  private static final int DELETED = 671;
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void aBucketTheEstimateMissesIsCountedAndCompacted() throws IOException {
+    try (OmTestStore s = OmTestStore.open(dir)) {
+      // one level-0 file: a new key of every bucket, and the hot bucket's deletes
+      s.oneBucketsDeletesAmongEveryBucketsPuts(BUCKETS, HOT, HOT_KEYS, 40, DELETED);
+      String digest = s.digest();
+      String hot = "/v/" + OmTestStore.bucketName(HOT) + "/";
+      long skipsBefore = s.skipsForSeek(KEYS, hot);
+
+      RangeCompactionConfig c = RangeCompactionConfig.from(SiteConfJvm.withSite(dir.resolve("conf"), Map.of(
+          "ozone.om.range.compaction.min.tombstones", "500",
+          "ozone.om.range.compaction.memtable.flush", "false")).load());
+      OmCompactionStore store = new OmCompactionStore(s.metadata());
+      RangeCompactor compactor = new RangeCompactor(store, System::nanoTime, new RoundListener() { });
+      RoundResult r = compactor.run(RoundSettings.of(c, c.plannerSettings()), () -> false);
+      String round = String.join("\n", r.describe());
+
+      RangeAssessment alone = r.plan().notPlanned().stream()
+          .filter(a -> a.range().kind() == KeyRange.Kind.BUCKET && a.range().label().equals(hot)).findFirst()
+          .orElseThrow();
+      assertEquals(Verdict.BELOW_THRESHOLD, alone.verdict(), round);
+      assertTrue(alone.stats().tombstones() < DELETED / 2.0, "the estimate the count corrects: " + alone.describe());
+      assertEquals(0, r.plannedHeads(), "the head is below dead.head.min.keys: " + round);
+      assertEquals(1, r.compacted().size(), round);
+      assertTrue(r.summary().startsWith("compacted 1 of 1 planned (0 dead heads, 1 range)"), round);
+      RangeAssessment before = r.compacted().get(0).before();
+      assertEquals(KeyRange.Kind.COUNTED, before.range().kind(), round);
+      assertEquals(hot, before.range().label(), round);
+      assertEquals(DELETED, Math.round(before.stats().tombstones()), round);
+      assertEquals(DELETED, r.compacted().get(0).tombstonesRemoved(), round);
+
+      KeyRange bucket = store.bucketRanges(Set.of(KEYS)).get(KEYS).stream().filter(b -> b.label().equals(hot))
+          .findFirst().orElseThrow();
+      List<RangeCount> after = store.countRanges(KEYS, List.of(bucket), store.liveFiles(Set.of(KEYS)));
+      assertEquals(0, after.get(0).tombstones(), "RocksDB's files hold no tombstone of the bucket: " + after);
+      assertTrue(skipsBefore >= DELETED, "a listing stepped over the deletes before: " + skipsBefore);
+      assertTrue(s.skipsForSeek(KEYS, hot) <= 1, "a listing of the bucket skips nothing now");
+      assertEquals(digest, s.digest(), "every live key and value as before");
+    }
+  }
+}
