@@ -3,7 +3,6 @@ package io.ozonerc.patched;
 import io.ozonerc.compaction.om.OmCompactionStore;
 import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.KeyRange;
-import io.ozonerc.compaction.plan.Keys;
 import io.ozonerc.compaction.plan.PlannerSettings;
 import io.ozonerc.compaction.plan.RangeAssessment;
 import io.ozonerc.compaction.service.RangeCompactor;
@@ -14,7 +13,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -38,9 +36,7 @@ import org.apache.hadoop.ozone.om.helpers.OmVolumeArgs;
  *   <li>{@code shared}: the queue's deletes sit in one level-0 file with 20,000 keys of two other buckets, so
  *       compacting the head rewrites ~10x its dead entries;</li>
  *   <li>{@code own}: the other buckets sort before the queue and sit in the bottom level first, so the level-0 file
- *       over the head holds only the queue's keys: the head's files are its own;</li>
- *   <li>{@code directory}: a bucket of 1,000 live keys, then a directory {@code logs/} whose oldest 2,500 of 3,000
- *       keys are deleted, which no listing has started at; then one listing with the prefix {@code logs/}.</li>
+ *       over the head holds only the queue's keys: the head's files are its own.</li>
  * </ul>
  */
 public final class HintedHeads {
@@ -54,8 +50,6 @@ public final class HintedHeads {
    * sizes over [start, hint) count them at that file's bytes per entry, ~500 (what a probe seek's sizing reads too).
    */
   private static final long DEAD_HEAD_MIN_KEYS = 200;
-  private static final String DIR_BUCKET = "d";
-  private static final String DIR = "logs/";
   private static final Pattern DB_SEEKS = Pattern.compile("^rocksdb\\.number\\.db\\.seek COUNT : (\\d+)$",
       Pattern.MULTILINE);
 
@@ -64,10 +58,10 @@ public final class HintedHeads {
   public static void main(String[] args) throws Exception {
     Path out = Path.of(args[0]);
     List<String> lines = new ArrayList<>();
-    for (String scenario : List.of("shared", "own", "directory")) {
+    for (String scenario : List.of("shared", "own")) {
       OmMetadataManagerImpl om = SkipHintRaces.openStore(out, scenario);
       try {
-        lines.add(scenario.equals("directory") ? directory(om) : run(om, scenario.equals("shared")));
+        lines.add(run(om, scenario.equals("shared")));
       } finally {
         om.stop();
       }
@@ -141,65 +135,6 @@ public final class HintedHeads {
         + " lists-equal=" + listedBefore.equals(listedAfter)
         + " listed=" + listedBefore.split(" ").length
         + " first-listed=" + listedBefore.substring(0, listedBefore.indexOf(' '));
-  }
-
-  /**
-   * The round over a directory whose head no listing has paid for, then the directory's own listing: on a patched
-   * OM the round does not seek to it (no hint at its start) and compacts nothing, and the listing leaves a hint
-   * there; on stock classes the round probes it with a seek and compacts its head.
-   */
-  private static String directory(OmMetadataManagerImpl om) throws Exception {
-    Table<String, OmKeyInfo> keys = om.getKeyTable(BucketLayout.OBJECT_STORE);
-    RDBStore store = (RDBStore) om.getStore();
-    addBucket(om, VOLUME, 1, null);
-    addBucket(om, VOLUME, 20, DIR_BUCKET);
-    try (BatchOperation batch = store.initBatchOperation()) {
-      for (int i = 0; i < 1_000; i++) {
-        String name = String.format("a-%05d", i);
-        keys.putWithBatch(batch, om.getOzoneKey(VOLUME, DIR_BUCKET, name), StoreListCases.keyInfo(DIR_BUCKET, name, i));
-      }
-      for (int i = 0; i < QUEUE_KEYS; i++) {
-        String name = DIR + name(i);
-        keys.putWithBatch(batch, om.getOzoneKey(VOLUME, DIR_BUCKET, name), StoreListCases.keyInfo(DIR_BUCKET, name, i));
-      }
-      store.commitBatchOperation(batch);
-    }
-    try (BatchOperation batch = store.initBatchOperation()) {
-      for (int i = 0; i < DELETED; i++) {
-        keys.deleteWithBatch(batch, om.getOzoneKey(VOLUME, DIR_BUCKET, DIR + name(i)));
-      }
-      store.commitBatchOperation(batch);
-    }
-    store.getDb().flush("keyTable");
-
-    OmCompactionStore compactionStore = new OmCompactionStore(om);
-    String start = om.getOzoneKey(VOLUME, DIR_BUCKET, DIR);
-    KeyRange dir = new KeyRange("keyTable", KeyRange.Kind.DIRECTORY, "/" + VOLUME + "/" + DIR_BUCKET + "/ " + DIR,
-        Keys.utf8(start), Keys.prefixSuccessor(Keys.utf8(start)));
-    long skips0 = IterSkips.read(om);
-    RangeCompactor compactor = new RangeCompactor(compactionStore, System::nanoTime, new RoundListener() { });
-    RoundResult round = compactor.run(RoundSettings.offline(Set.of("keyTable"),
-        PlannerSettings.defaults().withDeadHeadMinKeys(DEAD_HEAD_MIN_KEYS)), () -> false);
-    long roundSkips = IterSkips.read(om) - skips0;
-    List<HeadFacts> ofDir = round.headPlan().probed().stream()
-        .filter(h -> h.range().kind() == KeyRange.Kind.DIRECTORY && Arrays.equals(h.range().begin(), dir.begin()))
-        .toList();
-    String dirSizing = ofDir.isEmpty() ? "none" : ofDir.get(0).sizing().toString();
-    long compacted = round.compacted().stream()
-        .filter(c -> c.head() != null && c.before().range().kind() == KeyRange.Kind.DIRECTORY_HEAD).count();
-    String listed = om.listKeys(VOLUME, DIR_BUCKET, null, DIR, 1000).getKeys().stream()
-        .map(OmKeyInfo::getKeyName).collect(Collectors.joining(" ")) + " ";
-    HeadFacts after = compactionStore.probeHeads("keyTable", List.of(dir),
-        compactionStore.liveFiles(Set.of("keyTable"))).get(0);
-    return "case=directory"
-        + " in-round=" + ofDir.size()
-        + " round-sizing=" + dirSizing
-        + " round-skips=" + roundSkips
-        + " compacted=" + compacted
-        + " sizing-after-listing=" + after.sizing()
-        + " first-after-listing=" + (after.firstLive() == null ? "none" : new String(after.firstLive()))
-        + " listed=" + listed.split(" ").length
-        + " first-listed=" + listed.substring(0, listed.indexOf(' '));
   }
 
   private static void putCold(OmMetadataManagerImpl om, Table<String, OmKeyInfo> keys, List<String> buckets)

@@ -12,6 +12,7 @@ import io.ozonerc.compaction.rocks.RocksFacts;
 import io.ozonerc.compaction.service.CompactionStore;
 import io.ozonerc.compaction.service.StoreUnavailableException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -140,14 +141,13 @@ public final class OmCompactionStore implements CompactionStore {
 
   /**
    * One bounded seek per range plus RocksDB's size estimates ({@link HeadProbe}); a range whose start has a skip
-   * hint in a patched OM is sized from the hint instead, without a seek ({@link SkipHintSpans}); on such an OM a
-   * directory without a hint is not sought ({@link HeadFacts.Sizing#NOT_LISTED}).
+   * hint in a patched OM is sized from the hint instead, without a seek ({@link SkipHintSpans}).
    */
   @Override
   public List<HeadFacts> probeHeads(String table, List<KeyRange> ranges, List<SstFile> tableFiles)
       throws IOException {
-    SkipHintSpans.Found hints = SkipHintSpans.of(metadata(), table, ranges);
-    return onDb(db -> HeadProbe.probe(db, table, ranges, tableFiles, hints.spans(), hints.kept()));
+    Map<ByteBuffer, byte[]> hints = SkipHintSpans.of(metadata(), table, ranges);
+    return onDb(db -> HeadProbe.probe(db, table, ranges, tableFiles, hints));
   }
 
   /** Files wholly inside by their properties, straddling files read over the range ({@link RangeCounter}). */

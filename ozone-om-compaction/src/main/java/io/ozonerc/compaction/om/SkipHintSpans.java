@@ -33,34 +33,18 @@ final class SkipHintSpans {
   private SkipHintSpans() { }
 
   /**
-   * The hints found at some range starts.
-   *
-   * @param kept  the OM's read path keeps hints for the table now (patched classes, hints on): a listing that
-   *              steps over dead keys from a start leaves a hint there, so a start without one has not been
-   *              listed from since the hints were last dropped
-   * @param spans start to hint, for the starts that have one
-   */
-  record Found(boolean kept, Map<ByteBuffer, byte[]> spans) {
-    static final Found NONE = new Found(false, Map.of());
-  }
-
-  /**
-   * The hints of {@code table} now at the starts of {@code ranges}; {@link Found#NONE} when the OM keeps none
+   * The hints of {@code table} now at the starts of {@code ranges}, start to hint; empty when the OM keeps none
    * (see the class comment). Looks up only those starts: the OM's hint map stays locked for microseconds.
    */
-  static Found of(OMMetadataManager metadata, String table, List<KeyRange> ranges) {
+  static Map<ByteBuffer, byte[]> of(OMMetadataManager metadata, String table, List<KeyRange> ranges) {
     try {
       Method groupGetter = publicMethod(metadata.getClass(), "getSkipHints");
       if (groupGetter == null || ranges.isEmpty()) {
-        return Found.NONE; // stock OM classes
+        return Map.of(); // stock OM classes
       }
       Object group = groupGetter.invoke(metadata);
       if (group == null) {
-        return Found.NONE; // a store without hints (stopped, snapshot)
-      }
-      Object settings = group.getClass().getMethod("settings").invoke(group);
-      if (!Boolean.TRUE.equals(settings.getClass().getMethod("isEnabled").invoke(settings))) {
-        return Found.NONE; // hints turned off: listings neither use nor leave any
+        return Map.of(); // a store without hints (stopped, snapshot)
       }
       for (Object hints : (List<?>) group.getClass().getMethod("tables").invoke(group)) {
         if (table.equals(hints.getClass().getMethod("table").invoke(hints))) {
@@ -73,16 +57,16 @@ final class SkipHintSpans {
               out.put(ByteBuffer.wrap(starts[i]), found[i]);
             }
           }
-          return new Found(true, out);
+          return out;
         }
       }
-      return Found.NONE;
+      return Map.of();
     } catch (ReflectiveOperationException | ClassCastException | ArrayIndexOutOfBoundsException e) {
       Throwable cause = e instanceof InvocationTargetException ite && ite.getCause() != null ? ite.getCause() : e;
       if (WARNED.compareAndSet(false, true)) {
         LOG.warn("Cannot read the OM's skip hints ({}); dead heads are probed with seeks instead", cause.toString());
       }
-      return Found.NONE;
+      return Map.of();
     }
   }
 

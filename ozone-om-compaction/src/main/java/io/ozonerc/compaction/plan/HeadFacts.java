@@ -20,42 +20,18 @@ package io.ozonerc.compaction.plan;
  *                    {@code compactRange} of the head flushes the memtable first
  * @param memOutside  memtable entries of the table outside {@code range}: the file that flush writes reaches
  *                    beyond the range (on a busy OM a flush holds every bucket's writes)
- * @param sizing      how the head was found: by a seek, from a skip hint, or not at all (see {@link Sizing})
+ * @param skippedByReaders the OM's read path holds a skip hint at {@code begin}: listings from there jump to
+ *                    {@code firstLive} (the hint) and pay nothing for the span, so it costs space only. The span
+ *                    was sized from the hint, without a seek; keys deleted past the hint since it was learned are
+ *                    not counted (the next listing pays for those once and advances the hint)
  */
 public record HeadFacts(KeyRange range, byte[] firstLive, long deadEntries, long deadBytes, boolean truncated,
-    long memDead, long memOutside, Sizing sizing) {
-
-  /** How a head was found. */
-  public enum Sizing {
-    /** A bounded seek from the range's start found the first live key; the span before it was sized. */
-    SEEK,
-    /**
-     * The OM's read path holds a skip hint at the range's start: listings from there jump to {@code firstLive}
-     * (the hint) and pay nothing for the span, so it costs space only. The span was sized from the hint, without a
-     * seek; keys deleted past the hint since it was learned are not counted (the next listing pays for those once
-     * and advances the hint).
-     */
-    HINT,
-    /**
-     * A directory no listing has started at: the OM's read path keeps skip hints, and a listing from the
-     * directory's start would have left one there (it learns one from every seek that steps over dead keys). No
-     * reader has paid for its head, and the first one to do so pays once and leaves a hint; a seek to size it
-     * would pay that same price every round, for nothing. So it is not sought: no live key is known and nothing
-     * is counted dead, and it is not planned.
-     */
-    NOT_LISTED
-  }
+    long memDead, long memOutside, boolean skippedByReaders) {
 
   /** Label of a range that stands for a whole table: the keys before its first live key. */
   public static final String TABLE_HEAD = "(table head)";
 
   public HeadFacts {
-    if (sizing == null) {
-      throw new IllegalArgumentException("no sizing for the head of " + range);
-    }
-    if (sizing == Sizing.NOT_LISTED && (firstLive != null || deadEntries != 0 || deadBytes != 0)) {
-      throw new IllegalArgumentException("a head not listed has no facts: " + range);
-    }
     if (deadEntries < 0 || deadBytes < 0 || memDead < 0 || memOutside < 0) {
       throw new IllegalArgumentException("negative dead head of " + range);
     }
@@ -63,17 +39,7 @@ public record HeadFacts(KeyRange range, byte[] firstLive, long deadEntries, long
 
   /** A head with nothing in the memtables. */
   public HeadFacts(KeyRange range, byte[] firstLive, long deadEntries, long deadBytes, boolean truncated) {
-    this(range, firstLive, deadEntries, deadBytes, truncated, 0, 0, Sizing.SEEK);
-  }
-
-  /** The facts of a directory not sought because no listing starts there ({@link Sizing#NOT_LISTED}). */
-  public static HeadFacts notListed(KeyRange range) {
-    return new HeadFacts(range, null, 0, 0, false, 0, 0, Sizing.NOT_LISTED);
-  }
-
-  /** Listings jump over the span with a skip hint ({@link Sizing#HINT}): it costs space only. */
-  public boolean skippedByReaders() {
-    return sizing == Sizing.HINT;
+    this(range, firstLive, deadEntries, deadBytes, truncated, 0, 0, false);
   }
 
   /** The range of a whole table, probed from its first byte. */

@@ -60,9 +60,7 @@ import java.util.Map;
  * store sizes the head from it instead of seeking ({@link HeadFacts#skippedByReaders()}), and the head costs space
  * only: it is compacted when that is cheap, its files its own ({@link #foreignFile}), and otherwise left as
  * {@link Verdict#SKIPPED_BY_READERS}, for RocksDB's own compactions. Such a head never speeds up the head checks
- * (the service holds it like a head waiting for level 0). A directory without a hint on such an OM is not probed
- * at all ({@link HeadFacts.Sizing#NOT_LISTED}): a listing from its start would have left one. Without the patch
- * every head is probed as above.
+ * (the service holds it like a head waiting for level 0). Without the patch every head is probed as above.
  *
  * <h2>Ranking</h2>
  * Table heads first, largest first: every listing of every bucket crosses its table's head, and a table head is

@@ -62,21 +62,17 @@ public final class HeadProbe {
    */
   public static List<HeadFacts> probe(RocksDatabase db, String table, List<KeyRange> ranges,
       List<SstFile> tableFiles) throws IOException {
-    return probe(db, table, ranges, tableFiles, Map.of(), false);
+    return probe(db, table, ranges, tableFiles, Map.of());
   }
 
   /**
    * Probes {@code ranges} like {@link #probe(RocksDatabase, String, List, List)}, except that a range whose start
    * has a skip hint in {@code hints} (start to hint, from the OM's read path) is not sought: the hint is where
-   * listings from its start jump to, so [begin, hint) is the span they skip, and it is sized the same way
-   * ({@link HeadFacts.Sizing#HINT}). When {@code hintsKept} (the OM's read path keeps hints for this table), a
-   * directory range without a hint is not sought either: no listing has started there
-   * ({@link HeadFacts.Sizing#NOT_LISTED}). Bucket and table ranges without a hint are sought as before: the rule
-   * is kept to directories, which are many (every prefix that starts or ends a file with deletions) and which
-   * most listings do not start at.
+   * listings from its start jump to, so [begin, hint) is the span they skip, and it is sized the same way. Its
+   * facts say {@link HeadFacts#skippedByReaders()}.
    */
   public static List<HeadFacts> probe(RocksDatabase db, String table, List<KeyRange> ranges,
-      List<SstFile> tableFiles, Map<ByteBuffer, byte[]> hints, boolean hintsKept) throws IOException {
+      List<SstFile> tableFiles, Map<ByteBuffer, byte[]> hints) throws IOException {
     RocksDatabase.ColumnFamily cf = db.getColumnFamily(table);
     if (cf == null) {
       throw new IOException("No column family " + table + " in " + db);
@@ -89,9 +85,7 @@ public final class HeadProbe {
         if (!r.table().equals(table)) {
           throw new IllegalArgumentException("range " + r + " is not of table " + table);
         }
-        byte[] hint = hints.get(ByteBuffer.wrap(r.begin()));
-        out.add(hint == null && hintsKept && r.kind() == KeyRange.Kind.DIRECTORY ? HeadFacts.notListed(r)
-            : probeOne(raw, cf.getHandle(), r, tableFiles, hint));
+        out.add(probeOne(raw, cf.getHandle(), r, tableFiles, hints.get(ByteBuffer.wrap(r.begin()))));
       }
     } catch (RocksDBException e) {
       throw new IOException("dead-head probe of " + table + " failed: " + e.getMessage(), e);
@@ -104,10 +98,10 @@ public final class HeadProbe {
     if (hint != null) {
       // A hint at or past the range's end: no live key in the range when it was learned (a bucket emptied).
       byte[] firstLive = r.end() != null && Keys.compare(hint, r.end()) >= 0 ? null : hint;
-      return sizeSpan(raw, cf, r, tableFiles, firstLive, false, HeadFacts.Sizing.HINT);
+      return sizeSpan(raw, cf, r, tableFiles, firstLive, false, true);
     }
     Seek found = seekFirstLive(raw, cf, r);
-    return sizeSpan(raw, cf, r, tableFiles, found.firstLive(), found.truncated(), HeadFacts.Sizing.SEEK);
+    return sizeSpan(raw, cf, r, tableFiles, found.firstLive(), found.truncated(), false);
   }
 
   /** What a seek found: the first live key (null: none), or that it gave up at the skip cap. */
@@ -150,11 +144,10 @@ public final class HeadProbe {
    * reads no key at all.
    */
   private static HeadFacts sizeSpan(RocksDB raw, ColumnFamilyHandle cf, KeyRange r, List<SstFile> tableFiles,
-      byte[] firstLive, boolean truncated, HeadFacts.Sizing sizing) throws RocksDBException {
-    boolean skippedByReaders = sizing == HeadFacts.Sizing.HINT;
+      byte[] firstLive, boolean truncated, boolean skippedByReaders) throws RocksDBException {
     byte[] spanEnd = firstLive != null ? firstLive : r.end(); // null: to the end of the table
     if (spanEnd != null && Keys.compare(spanEnd, r.begin()) <= 0) {
-      return new HeadFacts(r, firstLive, 0, 0, truncated, 0, 0, sizing);
+      return new HeadFacts(r, firstLive, 0, 0, truncated, 0, 0, skippedByReaders);
     }
     long bytes;
     long memEntries;
@@ -173,7 +166,7 @@ public final class HeadProbe {
     long memOutside = memEntries > 0 ? memtableOutside(raw, cf, r, !skippedByReaders) : 0;
     long sstEntries = entriesIn(tableFiles, r.begin(), spanEnd, bytes);
     return new HeadFacts(r, firstLive, sstEntries + memEntries, Math.max(0, bytes), truncated, memEntries,
-        memOutside, sizing);
+        memOutside, skippedByReaders);
   }
 
   /**

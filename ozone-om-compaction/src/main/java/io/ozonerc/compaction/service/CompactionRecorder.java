@@ -67,14 +67,9 @@ final class CompactionRecorder implements RoundListener {
 
   @Override
   public void headsProbed(List<HeadFacts> probed) {
-    for (HeadFacts h : probed) {
-      switch (h.sizing()) {
-        case SEEK -> metrics.headProbeSeeks.incr();
-        case HINT -> metrics.headsSizedFromHints.incr();
-        case NOT_LISTED -> metrics.headsNotListed.incr();
-        default -> throw new IllegalStateException("unknown sizing " + h.sizing());
-      }
-    }
+    long fromHints = probed.stream().filter(HeadFacts::skippedByReaders).count();
+    metrics.headsSizedFromHints.incr(fromHints);
+    metrics.headProbeSeeks.incr(probed.size() - fromHints);
   }
 
   @Override

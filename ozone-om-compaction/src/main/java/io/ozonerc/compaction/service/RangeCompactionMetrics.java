@@ -87,9 +87,6 @@ public final class RangeCompactionMetrics implements MetricsSource {
   final MutableCounterLong rangesCounted = registry.newCounter("RangesCounted",
       "Buckets whose tombstones were counted in their SST files after the range plan left them below the "
           + "thresholds, where the files' deletions allowed the estimate to be wrong", 0L);
-  final MutableCounterLong headsNotListed = registry.newCounter("HeadsNotListed",
-      "Directory heads not probed because no listing starts there: the OM keeps skip hints, and none is at the "
-          + "directory's start", 0L);
   final MutableGaugeLong lastRoundDurationMs =
       registry.newGauge("LastRoundDurationMs", "Duration of the last round", 0L);
   final MutableGaugeLong lastRoundEndTimeMs = registry.newGauge("LastRoundEndTimeMs",
@@ -274,10 +271,6 @@ public final class RangeCompactionMetrics implements MetricsSource {
 
   public long getRangesCounted() {
     return rangesCounted.value();
-  }
-
-  public long getHeadsNotListed() {
-    return headsNotListed.value();
   }
 
   public long getHeadDeadEntriesRemoved() {

@@ -197,7 +197,7 @@ final class PlannerFixtures {
     return new HeadFacts(range, kv.containsKey("first") ? Keys.parse(kv.get("first")) : null,
         count(kv.get("dead")), size(kv.getOrDefault("bytes", "0")), kv.containsKey("truncated"),
         count(kv.getOrDefault("mem-dead", "0")), count(kv.getOrDefault("mem-outside", "0")),
-        kv.containsKey("skipped") ? HeadFacts.Sizing.HINT : HeadFacts.Sizing.SEEK);
+        kv.containsKey("skipped"));
   }
 
   static SstFile sst(String[] w, int index) {
