@@ -2,6 +2,7 @@ package io.ozonerc.compaction.plan;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -16,8 +17,10 @@ import java.util.TreeMap;
  * never qualifies. So after the range plan, the buckets it left below the thresholds are counted when the
  * deletions of every file overlapping them, each file counted whole, reach {@code min.tombstones}: the estimate can
  * only be that wrong where that upper bound allows it (the same bound picks dead heads to probe,
- * {@link HeadPlanner#candidates}). Buckets that any planned, busy, over-budget or stuck range overlaps are left
- * out: counting would not change their fate this round. At most {@code budget} per table and round: half to the
+ * {@link HeadPlanner#candidates}). Only buckets the range plan judged whole (it splits one over
+ * {@code max.compaction.entries}); those that any planned, busy, over-budget or stuck range overlaps, and counted
+ * buckets whose last compaction made no progress on the files they still have, are left out: counting would not
+ * change their fate this round. At most {@code budget} per table and round: half to the
  * largest estimates (then bounds), the rest in turn ({@link HeadPlanner#topAndRotating}); a count reads the
  * bucket's part of each straddling file once, about what one full listing of it reads.
  *
@@ -47,14 +50,23 @@ public final class CountPlanner {
    * The buckets of {@code table} to count after {@code rangePlan} (see the class comment).
    *
    * @param sortedBuckets the table's bucket ranges in key order
+   * @param stuck         ranges remembered as making no progress on the files they still have
+   *                      ({@link PlanMemory#unchangedRanges}): a counted bucket among them is not counted again
    * @param rotation      a counter the caller increases every round
+   * @return the buckets in the order to count them: the best and the rotating ones in turn, so a count that stops
+   *         early at its read budget has served both
    */
   public static List<KeyRange> pick(String table, List<SstFile> tableFiles, List<KeyRange> sortedBuckets,
-      CompactionPlan rangePlan, long minTombstones, int budget, long rotation) {
+      CompactionPlan rangePlan, List<KeyRange> stuck, long minTombstones, int budget, long rotation) {
     if (minTombstones <= 0 || budget <= 0) {
       return List.of();
     }
     TreeMap<byte[], byte[]> decided = new TreeMap<>(Keys::compare); // begin -> end of ranges with another fate
+    for (KeyRange r : stuck) {
+      if (r.table().equals(table) && r.kind() == KeyRange.Kind.COUNTED) {
+        decided.put(r.begin(), r.end() == null ? PAST : r.end());
+      }
+    }
     TreeMap<byte[], Double> estimated = new TreeMap<>(Keys::compare); // bucket begin -> estimated tombstones
     for (List<RangeAssessment> list : List.of(rangePlan.planned(), rangePlan.notPlanned())) {
       for (RangeAssessment a : list) {
@@ -72,14 +84,27 @@ public final class CountPlanner {
     List<Candidate> ranked = new ArrayList<>();
     // the bound counts each delete twice (tombstone and hidden value): twice the threshold is the same test
     for (HeadPlanner.ProbeCandidate c : HeadPlanner.candidates(tableFiles, 0, sortedBuckets, 2 * minTombstones)) {
-      if (!overlapsAny(decided, c.range())) {
-        ranked.add(new Candidate(c.range(), estimated.getOrDefault(c.range().begin(), 0.0), c.deadBound()));
+      Double estimate = estimated.get(c.range().begin());
+      // only buckets the range plan judged whole: one it split is over max.compaction.entries as a whole
+      if (estimate != null && !overlapsAny(decided, c.range())) {
+        ranked.add(new Candidate(c.range(), estimate, c.deadBound()));
       }
     }
     // One flush spanning every bucket gives them all one bound; the estimate, wrong as it may be in size, still
     // leans toward where the deletes are (it shares a file by where the data below it lies).
     ranked.sort(Comparator.comparingDouble(Candidate::estimate).thenComparingLong(Candidate::bound).reversed());
-    return HeadPlanner.topAndRotating(ranked, budget, rotation).stream().map(Candidate::range).toList();
+    List<Candidate> picked = HeadPlanner.topAndRotating(ranked, budget, rotation);
+    int top = picked.size() == ranked.size() ? picked.size() : (budget + 1) / 2;
+    List<KeyRange> out = new ArrayList<>(picked.size());
+    for (int i = 0, j = top; i < top || j < picked.size(); i++, j++) {
+      if (i < top) {
+        out.add(picked.get(i).range());
+      }
+      if (j < picked.size()) {
+        out.add(picked.get(j).range());
+      }
+    }
+    return out;
   }
 
   /** A bucket to count: its estimated tombstones and the bound of its files' deletions (each delete twice). */
@@ -110,10 +135,12 @@ public final class CountPlanner {
       Map<String, List<KeyRange>> bucketsByTable, PlannerSettings settings, Budget.Spent spent) {
     List<RangeAssessment> qualified = new ArrayList<>();
     List<RangeAssessment> notPlanned = new ArrayList<>();
+    Map<String, TableFacts> facts = new HashMap<>(); // indexed once per table, not once per count
     for (RangeCount c : counts) {
       String table = c.range().table();
-      RangeAssessment a = assess(c, filesByTable.getOrDefault(table, List.of()),
-          bucketsByTable.getOrDefault(table, List.of()), settings);
+      TableFacts t = facts.computeIfAbsent(table, x -> TableFacts.of(filesByTable.getOrDefault(x, List.of()),
+          bucketsByTable.getOrDefault(x, List.of())));
+      RangeAssessment a = assess(c, t, settings);
       (a.verdict() == Verdict.PLANNED ? qualified : notPlanned).add(a);
     }
     qualified.sort(Comparator.comparingDouble(RangeAssessment::score).reversed());
@@ -133,17 +160,24 @@ public final class CountPlanner {
    */
   public static RangeAssessment assess(RangeCount c, List<SstFile> tableFiles, List<KeyRange> sortedBuckets,
       PlannerSettings s) {
+    return assess(c, TableFacts.of(tableFiles, sortedBuckets), s);
+  }
+
+  /** {@link #assess(RangeCount, List, List, PlannerSettings)} on an indexed table. */
+  static RangeAssessment assess(RangeCount c, TableFacts t, PlannerSettings s) {
     KeyRange counted = new KeyRange(c.range().table(), KeyRange.Kind.COUNTED, c.range().label(), c.range().begin(),
         c.range().end());
-    RangeAssessment base = RangePlanner.assess(counted, tableFiles, sortedBuckets, s);
+    RangeAssessment base = RangePlanner.assess(counted, t, s);
     RangeStats est = base.stats();
     // Each tombstone hides at most one older put; what a listing steps over, for ranking only.
     long hidden = Math.min(c.tombstones(), c.entries() - c.tombstones());
     RangeStats st = new RangeStats(c.entries(), c.tombstones(), hidden, est.bottomTombstones(), est.fileEntries(),
         est.fileBytes(), est.files(), est.shallowestLevel(), est.deepestLevel(), est.busy());
     boolean qualifies = c.tombstones() >= s.minTombstones() && st.tombstoneRatio() >= s.tombstoneRatio();
-    boolean level0Bound = st.shallowestLevel() == 0 && st.fileEntries() > s.maxCompactionEntries();
-    Verdict v = !qualifies ? Verdict.BELOW_THRESHOLD : st.busy() ? Verdict.BUSY
+    boolean overCost = st.fileEntries() > s.maxCompactionEntries();
+    boolean level0Bound = overCost && st.shallowestLevel() == 0;
+    // over the cap below level 0: left to the range plan, which splits such a range at file bounds
+    Verdict v = !qualifies || (overCost && !level0Bound) ? Verdict.BELOW_THRESHOLD : st.busy() ? Verdict.BUSY
         : level0Bound ? Verdict.WAITS_FOR_LEVEL0 : Verdict.PLANNED;
     String why = "counted " + c.tombstones() + " tombstones in " + c.entries() + " entries (" + c.filesRead()
         + " straddling file(s) read; estimated " + Math.round(est.tombstones()) + "): tombstones " + c.tombstones()
@@ -151,9 +185,10 @@ public final class CountPlanner {
         + RangePlanner.twoDecimals(st.tombstoneRatio())
         + (st.tombstoneRatio() >= s.tombstoneRatio() ? " >= " : " < ") + RangePlanner.twoDecimals(s.tombstoneRatio())
         + (v == Verdict.BUSY ? "; an overlapping file is being compacted"
-            : v == Verdict.WAITS_FOR_LEVEL0 ? "; its compaction would rewrite " + st.fileEntries()
-                + " entries > max.compaction.entries " + s.maxCompactionEntries() + " (level-0 files spanning "
-                + "other ranges and everything below them)" : "");
+            : overCost && qualifies ? "; its compaction would rewrite " + st.fileEntries()
+                + " entries > max.compaction.entries " + s.maxCompactionEntries() + (level0Bound ? " (level-0 "
+                + "files spanning other ranges and everything below them)" : ", left to the range plan's parts")
+            : "");
     return new RangeAssessment(counted, st, v, why, base.forceBottommost()).probedOver(c.range());
   }
 }

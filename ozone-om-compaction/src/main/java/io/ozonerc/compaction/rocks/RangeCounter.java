@@ -7,6 +7,7 @@ import io.ozonerc.compaction.plan.SstFile;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hdds.utils.db.RocksDatabase;
@@ -20,6 +21,8 @@ import org.rocksdb.LiveFileMetaData;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.SstFileReaderIterator;
 import org.rocksdb.TickerType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Counts the entries and tombstones of key ranges in their SST files ({@link RangeCount}).
@@ -40,15 +43,24 @@ import org.rocksdb.TickerType;
  * It reads files only, never the DB's memtables, and writes nothing. The live file list is read while a guarded
  * iterator of the store is held (see {@link HeadProbe}); the readers do not use the DB handle at all. A file that
  * RocksDB deleted after the list was read (a compaction finished) cannot be opened: the ranges over it are left
- * uncounted this time (absent from the result). A count reads the range's part of each straddling file once, about
- * what a full listing of the range reads; each file is opened once per call, its index and filter read then.
+ * uncounted this time (absent from the result), and so is a range over a file that fails to read (logged). A count
+ * reads the range's part of each straddling file once, about what a full listing of the range reads; at most
+ * {@link #OPEN_FILES} files are open at once, and a call reads at most {@link #MAX_ENTRIES_READ} entries.
  */
 public final class RangeCounter {
+  private static final Logger LOG = LoggerFactory.getLogger(RangeCounter.class);
+
   /**
    * Entries read from straddling files in one call, after which the ranges not yet counted are left out (counted in
    * a later round): at ~0.1-0.3 us an entry, a few hundred ms. A range being counted is finished first.
    */
   static final long MAX_ENTRIES_READ = 1_000_000;
+
+  /**
+   * Files held open at once, the least recently used closed first. Opening a file reads its index and filter blocks
+   * into memory (about 1 MB for a 64 MB file), so a count over many buckets does not hold every file of the table.
+   */
+  static final int OPEN_FILES = 16;
 
   private RangeCounter() { }
 
@@ -70,7 +82,16 @@ public final class RangeCounter {
         paths.put(m.fileName(), m.path() + m.fileName());
       }
     }
-    Map<String, FileReader> open = new HashMap<>();
+    Map<String, FileReader> open = new LinkedHashMap<>(OPEN_FILES, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, FileReader> eldest) {
+        if (size() > OPEN_FILES) {
+          eldest.getValue().close();
+          return true;
+        }
+        return false;
+      }
+    };
     List<RangeCount> out = new ArrayList<>(ranges.size());
     long read = 0;
     try {
@@ -88,8 +109,6 @@ public final class RangeCounter {
           out.add(c);
         }
       }
-    } catch (RocksDBException e) {
-      throw new IOException("counting ranges of " + table + " failed: " + e.getMessage(), e);
     } finally {
       open.values().forEach(FileReader::close);
     }
@@ -98,7 +117,7 @@ public final class RangeCounter {
 
   /** One range's count; null when a straddling file was gone. Adds the entries it read to {@code read[0]}. */
   private static RangeCount countOne(KeyRange r, List<SstFile> tableFiles, Map<String, String> paths,
-      Map<String, FileReader> open, long[] read) throws RocksDBException {
+      Map<String, FileReader> open, long[] read) {
     long entries = 0;
     long tombstones = 0;
     int filesRead = 0;
@@ -114,11 +133,19 @@ public final class RangeCounter {
         continue;
       }
       String path = paths.get(f.name());
-      FileReader reader = path == null ? null : open.computeIfAbsent(f.name(), n -> FileReader.open(path));
+      FileReader reader = path == null ? null : open.get(f.name());
+      if (path != null && reader == null) {
+        reader = FileReader.open(path);
+        reader.path = path;
+        open.put(f.name(), reader);
+      }
       if (reader == null || reader.failed) {
         return null; // gone since the list was read
       }
       long[] puts = reader.count(r.begin(), r.end());
+      if (puts == null) {
+        return null; // the file could not be read: left uncounted, as the estimate had it
+      }
       entries += puts[0] + puts[1];
       tombstones += puts[1];
       read[0] += puts[0] + puts[1];
@@ -133,6 +160,7 @@ public final class RangeCounter {
     private final ManagedStatistics stats;
     private final ManagedSstFileReader reader;
     private final boolean failed;
+    private String path;
 
     private FileReader(ManagedOptions options, ManagedStatistics stats, ManagedSstFileReader reader, boolean failed) {
       this.options = options;
@@ -144,18 +172,26 @@ public final class RangeCounter {
     static FileReader open(String path) {
       ManagedOptions options = new ManagedOptions();
       ManagedStatistics stats = new ManagedStatistics();
-      options.setStatistics(stats);
-      ManagedSstFileReader reader = new ManagedSstFileReader(options);
+      ManagedSstFileReader reader = null;
       try {
+        options.setStatistics(stats);
+        reader = new ManagedSstFileReader(options);
         reader.open(path);
         return new FileReader(options, stats, reader, false);
       } catch (RocksDBException e) {
-        return new FileReader(options, stats, reader, true); // closed with the others
+        return new FileReader(options, stats, reader, true); // gone: closed with the others
+      } catch (RuntimeException e) {
+        if (reader != null) {
+          reader.close();
+        }
+        options.close();
+        stats.close();
+        throw e;
       }
     }
 
-    /** {puts, tombstones} of this file in [begin, end). */
-    long[] count(byte[] begin, byte[] end) throws RocksDBException {
+    /** {puts, tombstones} of this file in [begin, end); null when the file cannot be read (logged). */
+    long[] count(byte[] begin, byte[] end) {
       long skipped0 = stats.getTickerCount(TickerType.NUMBER_ITER_SKIP);
       long puts = 0;
       try (ManagedReadOptions ro = new ManagedReadOptions();
@@ -170,12 +206,17 @@ public final class RangeCounter {
           }
           it.status();
         }
+      } catch (RocksDBException e) {
+        LOG.warn("Could not count {} [{}, {}): {}", path, Keys.show(begin), Keys.show(end), e.toString());
+        return null;
       }
       return new long[] {puts, stats.getTickerCount(TickerType.NUMBER_ITER_SKIP) - skipped0};
     }
 
     void close() {
-      reader.close();
+      if (reader != null) {
+        reader.close();
+      }
       options.close();
       stats.close();
     }

@@ -88,6 +88,7 @@ public final class RangeCompactor {
     if (pressure != null) {
       return RoundResult.early(Outcome.PRESSURE, pressure, elapsedMs(start));
     }
+    memory.rotate(); // once a round: the rotating halves of its head probes and counts move on
     CompactionExecutor.StopCheck stops = () -> stopReason(s, start, stopRequested);
     List<MemtableFacts> flushed = s.flushMemtables() ? flushMemtablesThatQualify(s, stopRequested) : List.of();
     Map<String, List<KeyRange>> buckets = store.bucketRanges(s.tables());
@@ -97,7 +98,6 @@ public final class RangeCompactor {
     Pass heads = Pass.NONE;
     if (s.planner().deadHeadMinKeys() > 0) {
       headPlan = planHeads(s, files, sortedBuckets, false);
-      memory.rotate();
       heads = runHeads(s, headPlan, sortedBuckets, stops);
       if (heads.stop() != null) {
         return heads.result(null, headPlan, flushed, elapsedMs(start));
@@ -120,6 +120,11 @@ public final class RangeCompactor {
     if (ranges.stop() != null) {
       return ranges.result(plan, headPlan, flushed, elapsedMs(start));
     }
+    // Counting reads files for compactions to come: not when one could not start (the round ends as the ranges
+    // left it), nor when the budget is spent.
+    if (stops.check() != null || ranges.spent().compactions() >= s.planner().rangesPerRun()) {
+      return ranges.result(plan, headPlan, flushed, elapsedMs(start));
+    }
     CompactionPlan counted = planCounted(s, plan, sortedBuckets, ranges.spent());
     Pass all = runAll(counted.planned(), sortedBuckets, s, stops, ranges, null);
     return all.result(plan.then(counted), headPlan, flushed, elapsedMs(start));
@@ -128,12 +133,14 @@ public final class RangeCompactor {
   /** Counts the buckets the range plan may have misjudged ({@link CountPlanner}) and plans those that qualify. */
   private CompactionPlan planCounted(RoundSettings s, CompactionPlan rangePlan,
       Map<String, List<KeyRange>> sortedBuckets, Budget.Spent spent) throws IOException {
-    Map<String, List<SstFile>> filesByTable = SstFile.byTable(store.liveFiles(s.tables()));
+    List<SstFile> files = store.liveFiles(s.tables());
+    Map<String, List<SstFile>> filesByTable = SstFile.byTable(files);
+    List<KeyRange> stuck = memory.unchangedRanges(files);
     List<RangeCount> counts = new ArrayList<>();
     for (String table : s.tables()) {
       List<SstFile> tableFiles = filesByTable.getOrDefault(table, List.of());
       List<KeyRange> picks = CountPlanner.pick(table, tableFiles, sortedBuckets.getOrDefault(table, List.of()),
-          rangePlan, s.planner().minTombstones(), CountPlanner.COUNTS_PER_ROUND, memory.rotation());
+          rangePlan, stuck, s.planner().minTombstones(), CountPlanner.COUNTS_PER_ROUND, memory.rotation());
       if (!picks.isEmpty()) {
         counts.addAll(store.countRanges(table, picks, tableFiles));
       }

@@ -19,7 +19,8 @@ import java.util.Map;
  * sst keyTable L0 /v/b/k000 /v/b/k999 entries=100k deletions=95k size=4MiB seq=3 [busy]
  * bucket keyTable /v/b/
  * table fileTable                                  (a table to consider that has no bucket)
- * noprogress keyTable /v/a/ /v/a0                  (a range whose last compaction removed nothing)
+ * noprogress keyTable /v/a/ /v/a0 [counted]        (a range whose last compaction removed nothing; a counted
+ *                                                   bucket with "counted")
  * mem keyTable deletes=5k                          (deletes in a table's memtables)
  * hot keyTable /v/q/                               (a bucket whose head qualified last time)
  * head keyTable /v/q/ first=/v/q/k20000 dead=40k   (a probe's result; "(table)" for the table head, no first= for a
@@ -116,8 +117,8 @@ final class PlannerFixtures {
         case "sst" -> files.add(sst(w, files.size()));
         case "bucket" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>()).add(KeyRange.bucket(w[1], w[2]));
         case "table" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>());
-        case "noprogress" -> noProgress.add(
-            new KeyRange(w[1], KeyRange.Kind.BUCKET, "no progress", Keys.parse(w[2]), Keys.parse(w[3])));
+        case "noprogress" -> noProgress.add(new KeyRange(w[1], w.length > 4 && w[4].equals("counted")
+            ? KeyRange.Kind.COUNTED : KeyRange.Kind.BUCKET, "no progress", Keys.parse(w[2]), Keys.parse(w[3])));
         case "mem" -> memDeletes.put(w[1], count(kv.get("deletes")));
         case "hot" -> hot.add(KeyRange.bucket(w[1], w[2]));
         case "head" -> heads.add(head(w, keyValues(w, 3)));
@@ -167,7 +168,7 @@ final class PlannerFixtures {
     CompactionPlan rangePlan = RangePlanner.plan(files, buckets, noProgress, s);
     List<String> out = new ArrayList<>();
     for (KeyRange r : CountPlanner.pick(table, byTable(files).getOrDefault(table, List.of()),
-        sortedByTable(buckets).getOrDefault(table, List.of()), rangePlan, s.minTombstones(),
+        sortedByTable(buckets).getOrDefault(table, List.of()), rangePlan, noProgress, s.minTombstones(),
         (int) count(kv.getOrDefault("budget", String.valueOf(CountPlanner.COUNTS_PER_ROUND))),
         count(kv.getOrDefault("rotation", "0")))) {
       out.add(r.table() + " " + r.kind() + " " + r.label());
