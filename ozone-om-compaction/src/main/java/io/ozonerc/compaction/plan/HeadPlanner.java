@@ -100,21 +100,23 @@ public final class HeadPlanner {
    * @param rotation      a counter the caller increases every round; moves the rotating half of the budget
    */
   public static List<KeyRange> pickProbes(String table, List<SstFile> tableFiles, long memDeletes,
-      List<KeyRange> sortedBuckets, List<KeyRange> hot, long minDeadKeys, int budget, long rotation) {
+      List<KeyRange> sortedBuckets, List<KeyRange> hot, PlannerSettings settings, int budget, long rotation) {
     List<KeyRange> out = new ArrayList<>();
+    long minDeadKeys = settings.deadHeadMinKeys();
     if (minDeadKeys <= 0 || budget <= 0) {
       return out;
     }
     out.add(HeadFacts.tableRange(table));
     List<KeyRange> hotHere = hot.stream().filter(r -> r.table().equals(table) && !isTableHead(r)).toList();
-    for (KeyRange r : hotHere) {
+    for (KeyRange r : withoutDirectoriesThatMustWait(hotHere, tableFiles, sortedBuckets, settings)) {
       if (out.size() < budget) {
         out.add(r);
       }
     }
     List<ProbeCandidate> rest = new ArrayList<>();
     List<ProbeCandidate> all = new ArrayList<>(candidates(tableFiles, memDeletes, sortedBuckets, minDeadKeys));
-    all.addAll(candidates(tableFiles, memDeletes, directories(tableFiles, sortedBuckets), minDeadKeys));
+    all.addAll(candidates(tableFiles, memDeletes, withoutDirectoriesThatMustWait(
+        directories(tableFiles, sortedBuckets), tableFiles, sortedBuckets, settings), minDeadKeys));
     all.sort(Comparator.comparingLong(ProbeCandidate::deadBound).reversed());
     for (ProbeCandidate c : all) {
       if (hotHere.stream().noneMatch(h -> Arrays.equals(h.begin(), c.range().begin()))) {
@@ -122,6 +124,38 @@ public final class HeadPlanner {
       }
     }
     topAndRotating(rest, budget - out.size(), rotation).forEach(c -> out.add(c.range()));
+    return out;
+  }
+
+  /**
+   * {@code ranges} less the directories whose head, however long, cannot be compacted now, so a probe of them would
+   * step over the dead head for nothing: a compaction of the directory's first key alone would take level-0 files
+   * and rewrite more than {@code max.compaction.entries} (every head from there waits for level 0), or takes a file
+   * RocksDB is compacting now (every head from there is busy). A longer head only takes more files, and without a
+   * forced bottommost rewrite fewer, so the first key's cost, counted without one, bounds every head's from below.
+   * On a busy OM a flush holds every bucket written since the last one, so a directory drained oldest first (a
+   * queue, an expiry) has its deletes in level-0 files that straddle its start and span the table; it is probed
+   * again once RocksDB's own compactions have moved those files below level 0. Buckets are probed as before: their
+   * readings pace the head checks.
+   */
+  public static List<KeyRange> withoutDirectoriesThatMustWait(List<KeyRange> ranges, List<SstFile> tableFiles,
+      List<KeyRange> sortedBuckets, PlannerSettings s) {
+    if (ranges.stream().noneMatch(r -> r.kind() == KeyRange.Kind.DIRECTORY)) {
+      return ranges;
+    }
+    TableFacts t = TableFacts.of(tableFiles, sortedBuckets);
+    List<KeyRange> out = new ArrayList<>(ranges.size());
+    for (KeyRange r : ranges) {
+      if (r.kind() != KeyRange.Kind.DIRECTORY) {
+        out.add(r);
+        continue;
+      }
+      RangeStats first = RangeStats.of(t, r.begin(), Keys.keySuccessor(r.begin()), false);
+      boolean waits = first.shallowestLevel() == 0 && first.fileEntries() > s.maxCompactionEntries();
+      if (!waits && !first.busy()) {
+        out.add(r);
+      }
+    }
     return out;
   }
 

@@ -202,7 +202,6 @@ public final class RangeCompactor {
    */
   private HeadPlan planHeads(RoundSettings s, List<SstFile> files, Map<String, List<KeyRange>> sortedBuckets,
       boolean hotOnly) throws IOException {
-    long minDead = s.planner().deadHeadMinKeys();
     Map<String, List<SstFile>> filesByTable = SstFile.byTable(files);
     Map<String, Long> memDeletes = new HashMap<>();
     if (!hotOnly) {
@@ -216,10 +215,10 @@ public final class RangeCompactor {
       if (hotOnly) {
         probes = new ArrayList<>();
         probes.add(HeadFacts.tableRange(table));
-        probes.addAll(hot);
+        probes.addAll(HeadPlanner.withoutDirectoriesThatMustWait(hot, tableFiles, List.of(), s.planner()));
       } else {
         probes = HeadPlanner.pickProbes(table, tableFiles, memDeletes.getOrDefault(table, 0L),
-            sortedBuckets.getOrDefault(table, List.of()), hot, minDead, HeadPlanner.PROBES_PER_ROUND,
+            sortedBuckets.getOrDefault(table, List.of()), hot, s.planner(), HeadPlanner.PROBES_PER_ROUND,
             memory.rotation());
       }
       heads.addAll(store.probeHeads(table, probes, tableFiles));

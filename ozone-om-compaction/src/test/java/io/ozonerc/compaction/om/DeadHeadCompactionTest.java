@@ -50,7 +50,7 @@ class DeadHeadCompactionTest {
     long memDeletes = store.memtables(Set.of(KEYS)).get(0).deletes();
     List<KeyRange> buckets = RangePlanner.sortedBuckets(store.bucketRanges(Set.of(KEYS)).get(KEYS));
     List<KeyRange> probes = HeadPlanner.pickProbes(KEYS, files, memDeletes, buckets, List.of(),
-        DEFAULTS.getDeadHeadMinKeys(), HeadPlanner.PROBES_PER_ROUND, 0);
+        DEFAULTS.plannerSettings(), HeadPlanner.PROBES_PER_ROUND, 0);
     probed.addAll(probes);
     List<HeadFacts> heads = store.probeHeads(KEYS, probes, files);
     return HeadPlanner.plan(heads, Map.of(KEYS, files), Map.of(KEYS, buckets),

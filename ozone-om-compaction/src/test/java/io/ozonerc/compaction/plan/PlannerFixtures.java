@@ -31,7 +31,8 @@ import java.util.Map;
  * then one action, the case's last line before ----:
  * plan min-tombstones=10000 ratio=0.3 max-entries=1M ranges=20 bytes=0 bottommost=auto min-dead=2000
  *                                                  (RangePlanner.plan; settings default to PlannerSettings')
- * probes table=keyTable min-dead=2000 budget=1000 rotation=0   (HeadPlanner.pickProbes, with the bounds)
+ * probes table=keyTable min-dead=2000 budget=1000 rotation=0 max-entries=1M   (HeadPlanner.pickProbes, with the
+ *                                                   bounds; settings as for plan)
  * heads max-entries=1M bottommost=auto min-dead=2000           (HeadPlanner.plan of the head lines)
  * counts table=keyTable min-tombstones=500 budget=32 rotation=0 (the range plan with these settings, then the
  *                                                   buckets CountPlanner.pick would count after it)
@@ -152,7 +153,7 @@ final class PlannerFixtures {
     HeadPlanner.candidates(tableFiles, mem, HeadPlanner.directories(tableFiles, sorted), minDead)
         .forEach(p -> bounds.put(p.range().label(), p.deadBound()));
     List<String> out = new ArrayList<>();
-    for (KeyRange r : HeadPlanner.pickProbes(table, tableFiles, mem, sorted, hot, minDead,
+    for (KeyRange r : HeadPlanner.pickProbes(table, tableFiles, mem, sorted, hot, settings(kv),
         (int) count(kv.getOrDefault("budget", "1000")), count(kv.getOrDefault("rotation", "0")))) {
       Long bound = bounds.get(r.label());
       out.add(r.table() + " " + r.kind() + " " + r.label() + (bound == null ? "" : " bound=" + bound));
