@@ -40,7 +40,8 @@ import java.util.Map;
  * <p>A listing of a directory seeks to the directory's start, not the bucket's: an FSO {@code listStatus} to
  * {@code /volumeId/bucketId/parentId/}, a prefix listing to {@code /vol/bucket/prefix/}. So directories are
  * candidates too, by the same bound ({@link #directories}: those that start a file holding deletions, or end one),
- * and their heads are compacted as {@link KeyRange.Kind#DIRECTORY_HEAD}s.
+ * and their heads are compacted as {@link KeyRange.Kind#DIRECTORY_HEAD}s. A directory is not probed while no head
+ * from its start could be compacted ({@link #withoutDirectoriesThatMustWait}).
  *
  * <h2>Cost</h2>
  * A head's dead span is small, but {@code compactRange} of it takes every level-0 file overlapping it, grown to
