@@ -29,7 +29,8 @@ import java.util.TreeMap;
  * {@code tombstone.ratio}. The cost is the range's ({@link CompactionCost}); as for a dead head, a compaction that
  * would take level-0 files spanning other ranges and rewrite more than {@code max.compaction.entries} waits for
  * RocksDB's own level-0 compaction ({@link Verdict#WAITS_FOR_LEVEL0}), after which the deletes sit below level 0,
- * where the bucket's own files are few, and are counted again. A planned count is a {@link KeyRange.Kind#COUNTED}
+ * where the bucket's own files are few, and are counted again; below level 0 it is compacted whatever its cost, as
+ * a head is (only buckets the range plan judged whole are counted). A planned count is a {@link KeyRange.Kind#COUNTED}
  * range: the round re-checks it by counting again, and verifies its compaction by a count after.
  *
  * <p>Pure: no clock, no I/O, no RocksDB.
@@ -174,10 +175,10 @@ public final class CountPlanner {
     RangeStats st = new RangeStats(c.entries(), c.tombstones(), hidden, est.bottomTombstones(), est.fileEntries(),
         est.fileBytes(), est.files(), est.shallowestLevel(), est.deepestLevel(), est.busy());
     boolean qualifies = c.tombstones() >= s.minTombstones() && st.tombstoneRatio() >= s.tombstoneRatio();
-    boolean overCost = st.fileEntries() > s.maxCompactionEntries();
-    boolean level0Bound = overCost && st.shallowestLevel() == 0;
-    // over the cap below level 0: left to the range plan, which splits such a range at file bounds
-    Verdict v = !qualifies || (overCost && !level0Bound) ? Verdict.BELOW_THRESHOLD : st.busy() ? Verdict.BUSY
+    // As for a head: over the cap because of level-0 files, it waits for RocksDB's own level-0 compaction; below
+    // level 0 it is compacted whatever its cost (the range plan judged the bucket whole: it could not be split).
+    boolean level0Bound = st.shallowestLevel() == 0 && st.fileEntries() > s.maxCompactionEntries();
+    Verdict v = !qualifies ? Verdict.BELOW_THRESHOLD : st.busy() ? Verdict.BUSY
         : level0Bound ? Verdict.WAITS_FOR_LEVEL0 : Verdict.PLANNED;
     String why = "counted " + c.tombstones() + " tombstones in " + c.entries() + " entries (" + c.filesRead()
         + " straddling file(s) read; estimated " + Math.round(est.tombstones()) + "): tombstones " + c.tombstones()
@@ -185,10 +186,9 @@ public final class CountPlanner {
         + RangePlanner.twoDecimals(st.tombstoneRatio())
         + (st.tombstoneRatio() >= s.tombstoneRatio() ? " >= " : " < ") + RangePlanner.twoDecimals(s.tombstoneRatio())
         + (v == Verdict.BUSY ? "; an overlapping file is being compacted"
-            : overCost && qualifies ? "; its compaction would rewrite " + st.fileEntries()
-                + " entries > max.compaction.entries " + s.maxCompactionEntries() + (level0Bound ? " (level-0 "
-                + "files spanning other ranges and everything below them)" : ", left to the range plan's parts")
-            : "");
+            : v == Verdict.WAITS_FOR_LEVEL0 ? "; its compaction would rewrite " + st.fileEntries()
+                + " entries > max.compaction.entries " + s.maxCompactionEntries() + " (level-0 files spanning "
+                + "other ranges and everything below them)" : "");
     return new RangeAssessment(counted, st, v, why, base.forceBottommost()).probedOver(c.range());
   }
 }

@@ -109,7 +109,7 @@ public final class HeadPlanner {
     }
     out.add(HeadFacts.tableRange(table));
     List<KeyRange> hotHere = hot.stream().filter(r -> r.table().equals(table) && !isTableHead(r)).toList();
-    for (KeyRange r : withoutDirectoriesThatMustWait(hotHere, tableFiles, sortedBuckets, settings)) {
+    for (KeyRange r : withoutDirectoriesThatMustWait(hotHere, tableFiles, settings)) {
       if (out.size() < budget) {
         out.add(r);
       }
@@ -117,7 +117,7 @@ public final class HeadPlanner {
     List<ProbeCandidate> rest = new ArrayList<>();
     List<ProbeCandidate> all = new ArrayList<>(candidates(tableFiles, memDeletes, sortedBuckets, minDeadKeys));
     all.addAll(candidates(tableFiles, memDeletes, withoutDirectoriesThatMustWait(
-        directories(tableFiles, sortedBuckets), tableFiles, sortedBuckets, settings), minDeadKeys));
+        directories(tableFiles, sortedBuckets), tableFiles, settings), minDeadKeys));
     all.sort(Comparator.comparingLong(ProbeCandidate::deadBound).reversed());
     for (ProbeCandidate c : all) {
       if (hotHere.stream().noneMatch(h -> Arrays.equals(h.begin(), c.range().begin()))) {
@@ -140,11 +140,11 @@ public final class HeadPlanner {
    * readings pace the head checks.
    */
   public static List<KeyRange> withoutDirectoriesThatMustWait(List<KeyRange> ranges, List<SstFile> tableFiles,
-      List<KeyRange> sortedBuckets, PlannerSettings s) {
+      PlannerSettings s) {
     if (ranges.stream().noneMatch(r -> r.kind() == KeyRange.Kind.DIRECTORY)) {
       return ranges;
     }
-    TableFacts t = TableFacts.of(tableFiles, sortedBuckets);
+    TableFacts t = TableFacts.of(tableFiles, List.of()); // buckets change estimates only, not cost, level or busy
     List<KeyRange> out = new ArrayList<>(ranges.size());
     for (KeyRange r : ranges) {
       if (r.kind() != KeyRange.Kind.DIRECTORY) {

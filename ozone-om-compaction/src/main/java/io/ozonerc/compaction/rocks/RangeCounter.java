@@ -66,8 +66,8 @@ public final class RangeCounter {
 
   /**
    * Counts {@code ranges}, all of {@code table}, in the table's live files {@code tableFiles}. Returns a count for
-   * each range it could count, in order; a range whose straddling file was gone is left out, and so are the ranges
-   * after the call read {@link #MAX_ENTRIES_READ} entries.
+   * each range it could count, in key order (the order it counts them in); a range whose straddling file was gone
+   * is left out, and so are the ranges after the call read {@link #MAX_ENTRIES_READ} entries.
    */
   public static List<RangeCount> count(RocksDatabase db, String table, List<KeyRange> ranges,
       List<SstFile> tableFiles) throws IOException {
@@ -94,8 +94,11 @@ public final class RangeCounter {
     };
     List<RangeCount> out = new ArrayList<>(ranges.size());
     long read = 0;
+    // In key order: neighbouring ranges straddle the same files, which stay open between them.
+    List<KeyRange> inKeyOrder = new ArrayList<>(ranges);
+    inKeyOrder.sort((a, b) -> Keys.compare(a.begin(), b.begin()));
     try {
-      for (KeyRange r : ranges) {
+      for (KeyRange r : inKeyOrder) {
         if (!r.table().equals(table)) {
           throw new IllegalArgumentException("range " + r + " is not of table " + table);
         }

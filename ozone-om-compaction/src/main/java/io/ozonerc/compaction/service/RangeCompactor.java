@@ -120,8 +120,8 @@ public final class RangeCompactor {
     if (ranges.stop() != null) {
       return ranges.result(plan, headPlan, flushed, elapsedMs(start));
     }
-    // Counting reads files for compactions to come: not when one could not start (the round ends as the ranges
-    // left it), nor when the budget is spent.
+    // Counting reads files for compactions to come: not when one could not start, nor when the budget is spent.
+    // The round then ends as its range pass did (a stop seen only now is the next round's to meet first).
     if (stops.check() != null || ranges.spent().compactions() >= s.planner().rangesPerRun()) {
       return ranges.result(plan, headPlan, flushed, elapsedMs(start));
     }
@@ -215,7 +215,7 @@ public final class RangeCompactor {
       if (hotOnly) {
         probes = new ArrayList<>();
         probes.add(HeadFacts.tableRange(table));
-        probes.addAll(HeadPlanner.withoutDirectoriesThatMustWait(hot, tableFiles, List.of(), s.planner()));
+        probes.addAll(HeadPlanner.withoutDirectoriesThatMustWait(hot, tableFiles, s.planner()));
       } else {
         probes = HeadPlanner.pickProbes(table, tableFiles, memDeletes.getOrDefault(table, 0L),
             sortedBuckets.getOrDefault(table, List.of()), hot, s.planner(), HeadPlanner.PROBES_PER_ROUND,

@@ -164,8 +164,8 @@ public record RoundResult(Outcome outcome, String detail, CompactionPlan plan, H
 
   /** Qualifying dead heads left to RocksDB's level-0 compaction, by the plan or on re-check. */
   public long headsWaitingForLevel0() {
-    return Stream.concat(notPlanned(), skipped.stream()).filter(a -> a.verdict() == Verdict.WAITS_FOR_LEVEL0)
-        .count();
+    return Stream.concat(notPlanned(), skipped.stream()).filter(a -> a.range().kind().isHead()
+        && a.verdict() == Verdict.WAITS_FOR_LEVEL0).count();
   }
 
   /** Qualifying dead heads left alone because listings skip them and their compaction is not cheap. */
