@@ -54,8 +54,7 @@ public final class CountPlanner {
    * @param stuck         ranges remembered as making no progress on the files they still have
    *                      ({@link PlanMemory#unchangedRanges}): a counted bucket among them is not counted again
    * @param rotation      a counter the caller increases every round
-   * @return the buckets in the order to count them: the best and the rotating ones in turn, so a count that stops
-   *         early at its read budget has served both
+   * @return the buckets to count, the best first, then the rotating ones (the counter reads them in key order)
    */
   public static List<KeyRange> pick(String table, List<SstFile> tableFiles, List<KeyRange> sortedBuckets,
       CompactionPlan rangePlan, List<KeyRange> stuck, long minTombstones, int budget, long rotation) {
@@ -94,18 +93,7 @@ public final class CountPlanner {
     // One flush spanning every bucket gives them all one bound; the estimate, wrong as it may be in size, still
     // leans toward where the deletes are (it shares a file by where the data below it lies).
     ranked.sort(Comparator.comparingDouble(Candidate::estimate).thenComparingLong(Candidate::bound).reversed());
-    List<Candidate> picked = HeadPlanner.topAndRotating(ranked, budget, rotation);
-    int top = picked.size() == ranked.size() ? picked.size() : (budget + 1) / 2;
-    List<KeyRange> out = new ArrayList<>(picked.size());
-    for (int i = 0, j = top; i < top || j < picked.size(); i++, j++) {
-      if (i < top) {
-        out.add(picked.get(i).range());
-      }
-      if (j < picked.size()) {
-        out.add(picked.get(j).range());
-      }
-    }
-    return out;
+    return HeadPlanner.topAndRotating(ranked, budget, rotation).stream().map(Candidate::range).toList();
   }
 
   /** A bucket to count: its estimated tombstones and the bound of its files' deletions (each delete twice). */
