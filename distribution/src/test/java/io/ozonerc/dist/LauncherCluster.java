@@ -3,10 +3,10 @@ package io.ozonerc.dist;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.ozonerc.compaction.cluster.LoopbackPorts;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -271,21 +270,6 @@ final class LauncherCluster implements AutoCloseable {
 
   /** A block of {@value #PORTS} consecutive ports free on loopback now (other clusters may run on this machine). */
   static int freePortBlock() throws IOException {
-    InetAddress lo = InetAddress.getLoopbackAddress();
-    for (int attempt = 0; attempt < 50; attempt++) {
-      int base = ThreadLocalRandom.current().nextInt(20000, 60000 - PORTS);
-      boolean free = true;
-      for (int p = base; p < base + PORTS && free; p++) {
-        try (ServerSocket s = new ServerSocket()) {
-          s.bind(new InetSocketAddress(lo, p));
-        } catch (IOException e) {
-          free = false;
-        }
-      }
-      if (free) {
-        return base;
-      }
-    }
-    throw new IOException("no block of " + PORTS + " free loopback ports found");
+    return LoopbackPorts.freeBlock(PORTS);
   }
 }

@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.ozonerc.compaction.cluster.LoopbackPorts;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -16,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -238,27 +235,6 @@ class ExperimentScriptTest {
 
   /** 20 consecutive ports per run free on loopback now (other clusters may run on this machine). */
   private static int freePortBlock(int runs) throws IOException {
-    InetAddress lo = InetAddress.getLoopbackAddress();
-    int size = 20 * runs;
-    for (int attempt = 0; attempt < 50; attempt++) {
-      int base = ThreadLocalRandom.current().nextInt(20000, 60000 - size);
-      int p = base;
-      while (p < base + size && bindable(lo, p)) {
-        p++;
-      }
-      if (p == base + size) {
-        return base;
-      }
-    }
-    throw new IOException("no block of 20 free loopback ports found");
-  }
-
-  private static boolean bindable(InetAddress lo, int port) {
-    try (ServerSocket s = new ServerSocket()) {
-      s.bind(new InetSocketAddress(lo, port));
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
+    return LoopbackPorts.freeBlock(20 * runs);
   }
 }

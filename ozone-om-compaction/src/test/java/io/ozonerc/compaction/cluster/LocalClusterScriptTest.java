@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,7 +25,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -356,22 +352,7 @@ class LocalClusterScriptTest {
 
   /** A block of {@value #PORTS} consecutive ports free on loopback now (other clusters may run on this machine). */
   static int freePortBlock() throws IOException {
-    InetAddress lo = InetAddress.getLoopbackAddress();
-    for (int attempt = 0; attempt < 50; attempt++) {
-      int base = ThreadLocalRandom.current().nextInt(20000, 60000 - PORTS);
-      boolean free = true;
-      for (int p = base; p < base + PORTS && free; p++) {
-        try (ServerSocket s = new ServerSocket()) {
-          s.bind(new InetSocketAddress(lo, p));
-        } catch (IOException e) {
-          free = false;
-        }
-      }
-      if (free) {
-        return base;
-      }
-    }
-    throw new IOException("no block of " + PORTS + " free loopback ports found");
+    return LoopbackPorts.freeBlock(PORTS);
   }
 
   private static String script(Path root, Path work, Map<String, String> env, int timeoutSeconds, String... args)

@@ -1,0 +1,31 @@
+package io.ozonerc.compaction.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import org.junit.jupiter.api.Test;
+
+class LoopbackPortsTest {
+
+  @Test
+  void blocksLieOutsideTheEphemeralRangeAndAreFree() throws IOException {
+    int[] ephemeral = LoopbackPorts.ephemeralRange();
+    for (int size : new int[] {1, 14, 20, 40}) {
+      for (int i = 0; i < 20; i++) {
+        int base = LoopbackPorts.freeBlock(size);
+        int last = base + size - 1;
+        assertTrue(base >= 1024 && last <= 65535, base + ".." + last);
+        assertTrue(last < ephemeral[0] || base > ephemeral[1],
+            base + ".." + last + " overlaps the ephemeral range " + ephemeral[0] + "-" + ephemeral[1]);
+        for (int port : new int[] {base, last}) {
+          try (ServerSocket s = new ServerSocket()) {
+            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+          }
+        }
+      }
+    }
+  }
+}
