@@ -42,7 +42,10 @@ import org.junit.jupiter.api.Test;
  * was evicted after a commit that the later iterator sees. The patched listings keep those steps in that order. A
  * thread here waits for double-buffer flushes in a loop ({@code OzoneManager.awaitDoubleBufferFlush}: every
  * transaction applied before the call is in RocksDB when it returns); an OBS delete acknowledged before such a wait
- * began was committed when it ended, and an iterator created after that never sees the key.
+ * began was committed when it ended, and an iterator created after that never sees the key. What this leaves
+ * unchecked here, an OBS listing while the delete is still only a cache tombstone, the stock-versus-patched
+ * property tests check deterministically ({@code SkipHintListCases}: deletes applied to the cache, listed, flushed
+ * later).
  */
 class SkipHintsConcurrentClusterTest {
   private static final String VOLUME = "vol";
@@ -107,22 +110,28 @@ class SkipHintsConcurrentClusterTest {
       pool.shutdown();
 
       List<String> violations = new ArrayList<>();
-      long deadChecked = 0;
+      long obsDeadChecked = 0;
+      long fsoDeadChecked = 0;
       for (Listing ls : listings) {
-        long deadBefore = ls.bucket().startsWith("fso") ? ls.began() : committedBefore(flushWaits, ls.began());
-        deadChecked += check(ls, deadBefore, lives.get(ls.bucket()), violations);
+        if (ls.bucket().startsWith("fso")) {
+          fsoDeadChecked += check(ls, ls.began(), lives.get(ls.bucket()), violations);
+        } else {
+          obsDeadChecked += check(ls, committedBefore(flushWaits, ls.began()), lives.get(ls.bucket()), violations);
+        }
       }
       assertEquals(List.of(), violations.subList(0, Math.min(20, violations.size())),
           violations.size() + " violations in " + listings.size() + " listings");
       assertTrue(listings.size() > 200, "only " + listings.size() + " listings");
       assertTrue(flushWaits.size() > 100, "only " + flushWaits.size() + " double-buffer flushes waited for");
-      assertTrue(deadChecked > 1000, "only " + deadChecked + " deletes inside a listing's span checked");
+      assertTrue(obsDeadChecked > 1000 && fsoDeadChecked > 1000, "deletes inside a listing's span checked: OBS "
+          + obsDeadChecked + ", FSO " + fsoDeadChecked);
 
       SkipHints keys = hints(c, BucketLayout.OBJECT_STORE);
       SkipHints files = hints(c, BucketLayout.FILE_SYSTEM_OPTIMIZED);
-      System.out.printf("concurrent skip hints: %d listings, %d deletes inside them checked, %d flush waits; "
-          + "keyTable used %d learned %d retired %d refused %d; fileTable used %d learned %d retired %d refused %d%n",
-          listings.size(), deadChecked, flushWaits.size(), keys.used(), keys.learned(),
+      System.out.printf("concurrent skip hints: %d listings, deletes inside them checked OBS %d FSO %d, %d flush "
+          + "waits; keyTable used %d learned %d retired %d refused %d; fileTable used %d learned %d retired %d "
+          + "refused %d%n", listings.size(), obsDeadChecked, fsoDeadChecked, flushWaits.size(), keys.used(),
+          keys.learned(),
           keys.retired(), keys.refused(), files.used(), files.learned(), files.retired(), files.refused());
       assertTrue(keys.used() > 50 && files.used() > 10, "hints used: keyTable " + keys.used() + ", fileTable "
           + files.used());
