@@ -14,8 +14,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>A block is taken outside the kernel's ephemeral range ({@code net.ipv4.ip_local_port_range}, 32768-60999 by
  * default). Checking that a port is free says nothing about a minute later: inside the ephemeral range the kernel
  * hands ports to outgoing connections (a datanode's heartbeat, a client's RPC), and one such connection took a port
- * of the second cluster of a test between the check and that cluster's start. Outside the range, only another
- * listener can take a port, and the tests that run here are the only listeners they start.
+ * of the second cluster of a test between the check and that cluster's start. Outside the range only a listener
+ * can take a port: one already bound is seen by the check, and a block is taken at random, so two tests running at
+ * once rarely meet.
  */
 public final class LoopbackPorts {
   private static final int LOWEST = 10000;
