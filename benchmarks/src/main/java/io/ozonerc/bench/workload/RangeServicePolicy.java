@@ -122,13 +122,13 @@ final class RangeServicePolicy implements Policy {
             + "ranges planned %d, compacted %d, skipped for pressure %d / budget %d / stale %d / shutdown %d, "
             + "tombstones removed %,d, head compactions %d (dead entries removed %,d, waits for level 0 %d, "
             + "listings skip and left for space %d), heads sized from skip hints %,d / probed with a seek %,d, "
-            + "compacted input %s MB",
+            + "buckets counted in their files %,d, compacted input %s MB",
         metrics.getRoundsRun(), metrics.getRoundsBackedOff(), metrics.getRoundsFailed(), metrics.getMemtableFlushes(),
         metrics.getRangesPlanned(), metrics.getRangesCompacted(), metrics.getRangesSkippedPressure(),
         metrics.getRangesSkippedBudget(), metrics.getRangesSkippedStale(), metrics.getRangesSkippedShutdown(),
         metrics.getTombstonesRemoved(), metrics.getHeadCompactions(), metrics.getHeadDeadEntriesRemoved(),
         metrics.getHeadsWaitingForLevel0(), metrics.getHeadsSkippedByReaders(), metrics.getHeadsSizedFromHints(),
-        metrics.getHeadProbeSeeks(), Report.mb(metrics.getCompactedBytes()));
+        metrics.getHeadProbeSeeks(), metrics.getRangesCounted(), Report.mb(metrics.getCompactedBytes()));
   }
 
   @Override

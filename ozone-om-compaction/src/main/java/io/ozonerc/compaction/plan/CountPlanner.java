@@ -20,7 +20,8 @@ import java.util.TreeMap;
  * {@link HeadPlanner#candidates}). Only buckets the range plan judged whole (it splits one over
  * {@code max.compaction.entries}); those that any planned, busy, over-budget or stuck range overlaps, and counted
  * buckets whose last compaction made no progress on the files they still have, are left out: counting would not
- * change their fate this round. At most {@code budget} per table and round: half to the
+ * change their fate this round; so are buckets whose compaction would be busy or wait for level 0 whatever the
+ * count ({@link #withoutFatesDecided}). At most {@code budget} per table and round: half to the
  * largest estimates (then bounds), the rest in turn ({@link HeadPlanner#topAndRotating}); a count reads the
  * bucket's part of each straddling file once, about what one full listing of it reads.
  *
@@ -57,7 +58,8 @@ public final class CountPlanner {
    * @return the buckets to count, the best first, then the rotating ones (the counter reads them in key order)
    */
   public static List<KeyRange> pick(String table, List<SstFile> tableFiles, List<KeyRange> sortedBuckets,
-      CompactionPlan rangePlan, List<KeyRange> stuck, long minTombstones, int budget, long rotation) {
+      CompactionPlan rangePlan, List<KeyRange> stuck, PlannerSettings settings, int budget, long rotation) {
+    long minTombstones = settings.minTombstones();
     if (minTombstones <= 0 || budget <= 0) {
       return List.of();
     }
@@ -93,7 +95,40 @@ public final class CountPlanner {
     // One flush spanning every bucket gives them all one bound; the estimate, wrong as it may be in size, still
     // leans toward where the deletes are (it shares a file by where the data below it lies).
     ranked.sort(Comparator.comparingDouble(Candidate::estimate).thenComparingLong(Candidate::bound).reversed());
-    return HeadPlanner.topAndRotating(ranked, budget, rotation).stream().map(Candidate::range).toList();
+    List<KeyRange> picks = HeadPlanner.topAndRotating(ranked, budget, rotation).stream().map(Candidate::range).toList();
+    return picks.isEmpty() ? picks : withoutFatesDecided(picks, TableFacts.of(tableFiles, sortedBuckets), settings);
+  }
+
+  /**
+   * The picks whose count could plan them. A bucket whose compaction takes a file being compacted, or takes level-0
+   * files and rewrites more than {@code max.compaction.entries}, is busy or waits for level 0 whatever its count
+   * ({@link #assess} judges those from the SST facts alone, as {@link #mustWait} says): reading its files would
+   * decide nothing this round. On a busy OM every recent flush spans the table, so until RocksDB compacts level 0
+   * this leaves out most buckets, and each round would otherwise read up to {@code rocks.RangeCounter}'s entry
+   * budget for them.
+   */
+  static List<KeyRange> withoutFatesDecided(List<KeyRange> picks, TableFacts t, PlannerSettings s) {
+    List<KeyRange> out = new ArrayList<>(picks.size());
+    for (KeyRange r : picks) {
+      RangeStats st = RangePlanner.assess(countedRange(r), t, s).stats();
+      if (!st.busy() && !mustWait(st, s)) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * As for a head: over the cap because of level-0 files, a compaction waits for RocksDB's own level-0 compaction;
+   * below level 0 it is compacted whatever its cost (the range plan judged the bucket whole: it could not be split).
+   * Facts only: the same before and after a count.
+   */
+  private static boolean mustWait(RangeStats st, PlannerSettings s) {
+    return st.shallowestLevel() == 0 && st.fileEntries() > s.maxCompactionEntries();
+  }
+
+  private static KeyRange countedRange(KeyRange bucket) {
+    return new KeyRange(bucket.table(), KeyRange.Kind.COUNTED, bucket.label(), bucket.begin(), bucket.end());
   }
 
   /** A bucket to count: its estimated tombstones and the bound of its files' deletions (each delete twice). */
@@ -154,8 +189,7 @@ public final class CountPlanner {
 
   /** {@link #assess(RangeCount, List, List, PlannerSettings)} on an indexed table. */
   static RangeAssessment assess(RangeCount c, TableFacts t, PlannerSettings s) {
-    KeyRange counted = new KeyRange(c.range().table(), KeyRange.Kind.COUNTED, c.range().label(), c.range().begin(),
-        c.range().end());
+    KeyRange counted = countedRange(c.range());
     RangeAssessment base = RangePlanner.assess(counted, t, s);
     RangeStats est = base.stats();
     // Each tombstone hides at most one older put; what a listing steps over, for ranking only.
@@ -163,11 +197,8 @@ public final class CountPlanner {
     RangeStats st = new RangeStats(c.entries(), c.tombstones(), hidden, est.bottomTombstones(), est.fileEntries(),
         est.fileBytes(), est.files(), est.shallowestLevel(), est.deepestLevel(), est.busy());
     boolean qualifies = c.tombstones() >= s.minTombstones() && st.tombstoneRatio() >= s.tombstoneRatio();
-    // As for a head: over the cap because of level-0 files, it waits for RocksDB's own level-0 compaction; below
-    // level 0 it is compacted whatever its cost (the range plan judged the bucket whole: it could not be split).
-    boolean level0Bound = st.shallowestLevel() == 0 && st.fileEntries() > s.maxCompactionEntries();
     Verdict v = !qualifies ? Verdict.BELOW_THRESHOLD : st.busy() ? Verdict.BUSY
-        : level0Bound ? Verdict.WAITS_FOR_LEVEL0 : Verdict.PLANNED;
+        : mustWait(st, s) ? Verdict.WAITS_FOR_LEVEL0 : Verdict.PLANNED;
     String why = "counted " + c.tombstones() + " tombstones in " + c.entries() + " entries (" + c.filesRead()
         + " straddling file(s) read; estimated " + Math.round(est.tombstones()) + "): tombstones " + c.tombstones()
         + (c.tombstones() >= s.minTombstones() ? " >= " : " < ") + s.minTombstones() + ", ratio "

@@ -140,7 +140,7 @@ public final class RangeCompactor {
     for (String table : s.tables()) {
       List<SstFile> tableFiles = filesByTable.getOrDefault(table, List.of());
       List<KeyRange> picks = CountPlanner.pick(table, tableFiles, sortedBuckets.getOrDefault(table, List.of()),
-          rangePlan, stuck, s.planner().minTombstones(), CountPlanner.COUNTS_PER_ROUND, memory.rotation());
+          rangePlan, stuck, s.planner(), CountPlanner.COUNTS_PER_ROUND, memory.rotation());
       if (!picks.isEmpty()) {
         counts.addAll(store.countRanges(table, picks, tableFiles));
       }

@@ -169,7 +169,7 @@ final class PlannerFixtures {
     CompactionPlan rangePlan = RangePlanner.plan(files, buckets, noProgress, s);
     List<String> out = new ArrayList<>();
     for (KeyRange r : CountPlanner.pick(table, byTable(files).getOrDefault(table, List.of()),
-        sortedByTable(buckets).getOrDefault(table, List.of()), rangePlan, noProgress, s.minTombstones(),
+        sortedByTable(buckets).getOrDefault(table, List.of()), rangePlan, noProgress, s,
         (int) count(kv.getOrDefault("budget", String.valueOf(CountPlanner.COUNTS_PER_ROUND))),
         count(kv.getOrDefault("rotation", "0")))) {
       out.add(r.table() + " " + r.kind() + " " + r.label());
