@@ -102,7 +102,7 @@ public final class CountPlanner {
   /**
    * The picks whose count could plan them. A bucket whose compaction takes a file being compacted, or takes level-0
    * files and rewrites more than {@code max.compaction.entries}, is busy or waits for level 0 whatever its count
-   * ({@link #assess} judges those from the SST facts alone, as {@link #mustWait} says): reading its files would
+   * ({@link #assess} judges those from the SST facts alone, {@link RangeStats#waitsForLevel0}): reading its files would
    * decide nothing this round. On a busy OM every recent flush spans the table, so until RocksDB compacts level 0
    * this leaves out most buckets, and each round would otherwise read up to {@code rocks.RangeCounter}'s entry
    * budget for them.
@@ -111,20 +111,11 @@ public final class CountPlanner {
     List<KeyRange> out = new ArrayList<>(picks.size());
     for (KeyRange r : picks) {
       RangeStats st = RangePlanner.assess(countedRange(r), t, s).stats();
-      if (!st.busy() && !mustWait(st, s)) {
+      if (!st.busy() && !st.waitsForLevel0(s)) {
         out.add(r);
       }
     }
     return out;
-  }
-
-  /**
-   * As for a head: over the cap because of level-0 files, a compaction waits for RocksDB's own level-0 compaction;
-   * below level 0 it is compacted whatever its cost (the range plan judged the bucket whole: it could not be split).
-   * Facts only: the same before and after a count.
-   */
-  private static boolean mustWait(RangeStats st, PlannerSettings s) {
-    return st.shallowestLevel() == 0 && st.fileEntries() > s.maxCompactionEntries();
   }
 
   private static KeyRange countedRange(KeyRange bucket) {
@@ -198,7 +189,7 @@ public final class CountPlanner {
         est.fileBytes(), est.files(), est.shallowestLevel(), est.deepestLevel(), est.busy());
     boolean qualifies = c.tombstones() >= s.minTombstones() && st.tombstoneRatio() >= s.tombstoneRatio();
     Verdict v = !qualifies ? Verdict.BELOW_THRESHOLD : st.busy() ? Verdict.BUSY
-        : mustWait(st, s) ? Verdict.WAITS_FOR_LEVEL0 : Verdict.PLANNED;
+        : st.waitsForLevel0(s) ? Verdict.WAITS_FOR_LEVEL0 : Verdict.PLANNED;
     String why = "counted " + c.tombstones() + " tombstones in " + c.entries() + " entries (" + c.filesRead()
         + " straddling file(s) read; estimated " + Math.round(est.tombstones()) + "): tombstones " + c.tombstones()
         + (c.tombstones() >= s.minTombstones() ? " >= " : " < ") + s.minTombstones() + ", ratio "

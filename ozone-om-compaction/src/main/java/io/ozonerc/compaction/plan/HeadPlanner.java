@@ -152,8 +152,7 @@ public final class HeadPlanner {
         continue;
       }
       RangeStats first = RangeStats.of(t, r.begin(), Keys.keySuccessor(r.begin()), false);
-      boolean waits = first.shallowestLevel() == 0 && first.fileEntries() > s.maxCompactionEntries();
-      if (!waits && !first.busy()) {
+      if (!first.waitsForLevel0(s) && !first.busy()) {
         out.add(r);
       }
     }
@@ -343,11 +342,11 @@ public final class HeadPlanner {
     // A head still in the memtables qualifies too: compactRange flushes a memtable that overlaps its range, and
     // the flushed file is costed as the level-0 file it becomes (flushedMemtable).
     RangeStats st = base.stats();
-    boolean level0Bound = st.shallowestLevel() == 0 && st.fileEntries() > settings.maxCompactionEntries();
     SstFile foreign = qualifies && h.skippedByReaders()
         ? foreignFile(h, span, files, sortedBuckets, base.forceBottommost()) : null;
     Verdict v = !qualifies ? Verdict.BELOW_THRESHOLD : st.busy() ? Verdict.BUSY
-        : foreign != null ? Verdict.SKIPPED_BY_READERS : level0Bound ? Verdict.WAITS_FOR_LEVEL0 : Verdict.PLANNED;
+        : foreign != null ? Verdict.SKIPPED_BY_READERS : st.waitsForLevel0(settings) ? Verdict.WAITS_FOR_LEVEL0
+        : Verdict.PLANNED;
     if (v == Verdict.BUSY) {
       why = "an overlapping file is being compacted; " + why;
     } else if (v == Verdict.SKIPPED_BY_READERS) {

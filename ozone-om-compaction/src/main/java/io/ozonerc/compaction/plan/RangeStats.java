@@ -36,6 +36,16 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
   }
 
   /**
+   * Whether a compaction of the range must wait for RocksDB's own level-0 compaction: it would take level-0 files
+   * (which on a busy OM span other ranges) and rewrite more than {@code max.compaction.entries}. Below level 0 a
+   * range the plan could not split is compacted whatever its cost. From the SST facts alone, so the same for a
+   * head, a counted bucket or a directory before and after it is probed or counted.
+   */
+  public boolean waitsForLevel0(PlannerSettings s) {
+    return shallowestLevel == 0 && fileEntries > s.maxCompactionEntries();
+  }
+
+  /**
    * Ranking score: {@code deadKeys x deadKeys / entries}.
    *
    * <p>TiKV ranks by tombstones x tombstone ratio. We count what a reader pays instead: an iterator entering the
