@@ -89,7 +89,7 @@ public record KeyRange(String table, Kind kind, String label, byte[] begin, byte
 
   /** This range's kind and label over other bounds. */
   public KeyRange withBounds(byte[] newBegin, byte[] newEnd) {
-    return new KeyRange(table, kind, label, newBegin, newEnd);
+    return newBegin == begin && newEnd == end ? this : new KeyRange(table, kind, label, newBegin, newEnd);
   }
 
   public boolean overlaps(KeyRange other) {

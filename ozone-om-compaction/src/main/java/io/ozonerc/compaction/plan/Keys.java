@@ -99,7 +99,35 @@ public final class Keys {
    * with {@code after}), or {@code keys.length} when there is none. See {@link #gallop}.
    */
   static int search(byte[][] keys, byte[] key, boolean after, int hint, PlanWork work) {
-    return gallop(keys.length, hint, i -> atOrAfter(keys[i], key, after), work);
+    return gallop(keys.length, hint, new KeysAtOrAfter(keys, key, after), work);
+  }
+
+  /**
+   * What {@link #gallop} searches: a test over the indexes of a sorted array, false up to some index and true from
+   * there on. An abstract class with two small subclasses, not an {@code IntPredicate} lambda: a plan searches
+   * millions of times, and the first plan of a fresh JVM paid for spinning a class per lambda and for calls through
+   * an interface while its code still ran interpreted or in C1 (docs/facts.md, "Planner time").
+   */
+  abstract static class Reached {
+    abstract boolean at(int i);
+  }
+
+  /** Sorted keys: the element at i is at or after the key looked for (strictly after with {@code after}). */
+  private static final class KeysAtOrAfter extends Reached {
+    private final byte[][] keys;
+    private final byte[] key;
+    private final boolean after;
+
+    KeysAtOrAfter(byte[][] keys, byte[] key, boolean after) {
+      this.keys = keys;
+      this.key = key;
+      this.after = after;
+    }
+
+    @Override
+    boolean at(int i) {
+      return atOrAfter(keys[i], key, after);
+    }
   }
 
   /**
@@ -109,7 +137,7 @@ public final class Keys {
    * asks for its ranges in key order, so d is small and a search costs a few tests. Each test is a step of
    * {@code work}.
    */
-  static int gallop(int n, int hint, java.util.function.IntPredicate reached, PlanWork work) {
+  static int gallop(int n, int hint, Reached reached, PlanWork work) {
     if (n == 0) {
       return 0;
     }
@@ -117,12 +145,12 @@ public final class Keys {
     int lo;
     int hi;
     work.step();
-    if (reached.test(h)) { // the answer is at or before h
+    if (reached.at(h)) { // the answer is at or before h
       hi = h;
       lo = 0;
       for (int step = 1; hi - step >= 0; step <<= 1) {
         work.step();
-        if (!reached.test(hi - step)) {
+        if (!reached.at(hi - step)) {
           lo = hi - step + 1;
           break;
         }
@@ -133,7 +161,7 @@ public final class Keys {
       hi = n;
       for (int step = 1; lo + step - 1 < n; step <<= 1) {
         work.step();
-        if (reached.test(lo + step - 1)) {
+        if (reached.at(lo + step - 1)) {
           hi = lo + step - 1;
           break;
         }
@@ -143,7 +171,7 @@ public final class Keys {
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
       work.step();
-      if (reached.test(mid)) {
+      if (reached.at(mid)) {
         hi = mid;
       } else {
         lo = mid + 1;
@@ -162,7 +190,16 @@ public final class Keys {
 
   /** Whether {@code keys} ascend (equal neighbours allowed), for skipping a sort of keys that come sorted. */
   static boolean ascending(byte[][] keys) {
-    for (int i = 1; i < keys.length; i++) {
+    for (int from = 1; from < keys.length; from += TableFacts.CHUNK) { // in chunks: see TableFacts.CHUNK
+      if (!ascending(keys, from, Math.min(keys.length, from + TableFacts.CHUNK))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean ascending(byte[][] keys, int from, int to) {
+    for (int i = from; i < to; i++) {
       if (compare(keys[i - 1], keys[i]) > 0) {
         return false;
       }

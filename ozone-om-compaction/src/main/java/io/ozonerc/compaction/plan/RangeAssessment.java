@@ -30,7 +30,7 @@ public final class RangeAssessment {
    * @param forceBottommost compact with RocksDB's {@code kForce} (see {@link BottommostMode})
    */
   public RangeAssessment(KeyRange range, RangeStats stats, Verdict verdict, String why, boolean forceBottommost) {
-    this(range, range, stats, () -> stats, verdict, () -> why, forceBottommost);
+    this(range, range, stats, new Known<>(stats), verdict, new Known<>(why), forceBottommost);
   }
 
   /** With the cost and the words worked out on first use: {@code estimate} carries every count but the cost. */
@@ -45,21 +45,59 @@ public final class RangeAssessment {
     this.forceBottommost = forceBottommost;
   }
 
-  /** {@code source}, asked once, under a lock (a plan's indexes are not thread-safe). */
+  /** {@code source}, asked once, under a lock (a plan's indexes are not thread-safe); itself when it already is. */
   static <T> Supplier<T> once(Supplier<T> source) {
-    return new Supplier<>() {
-      private Supplier<T> pending = source;
-      private T value;
+    return source instanceof WhenAsked<T> w ? w : new Once<>(source);
+  }
 
-      @Override
-      public synchronized T get() {
-        if (pending != null) {
-          value = pending.get();
-          pending = null;
-        }
-        return value;
+  /**
+   * A value worked out when first asked, once, under a lock. The planner builds its lazy cost and words as
+   * subclasses, one object each: a plan makes one assessment per bucket, and wrapping them again for every
+   * assessment doubled the objects of a plan's commonest path.
+   */
+  abstract static class WhenAsked<T> implements Supplier<T> {
+    private boolean done;
+    private T value;
+
+    abstract T work();
+
+    @Override
+    public final synchronized T get() {
+      if (!done) {
+        value = work();
+        done = true;
       }
-    };
+      return value;
+    }
+  }
+
+  /** A value known from the start (a class, not a lambda: see {@link WhenAsked}). */
+  private static final class Known<T> extends WhenAsked<T> {
+    private final T value;
+
+    Known(T value) {
+      this.value = value;
+    }
+
+    @Override
+    T work() {
+      return value;
+    }
+  }
+
+  private static final class Once<T> extends WhenAsked<T> {
+    private Supplier<T> source;
+
+    Once(Supplier<T> source) {
+      this.source = source;
+    }
+
+    @Override
+    T work() {
+      T value = source.get();
+      source = null;
+      return value;
+    }
   }
 
   public KeyRange range() {
@@ -109,7 +147,7 @@ public final class RangeAssessment {
   }
 
   RangeAssessment with(Verdict newVerdict, String newWhy) {
-    return new RangeAssessment(range, probed, estimate, stats, newVerdict, () -> newWhy, forceBottommost);
+    return new RangeAssessment(range, probed, estimate, stats, newVerdict, new Known<>(newWhy), forceBottommost);
   }
 
   /** One line, e.g. {@code keyTable /v/b/ [/v/b/, /v/b0) tombstones=95000 ... planned: ...}. */

@@ -164,13 +164,13 @@ public final class TableFacts {
   }
 
   /*
-   * Each loop of the indexing is a method of its own, and a loop over every bucket runs in chunks of CHUNK, one
-   * call each. The JIT compiles a loop that runs long in a method called once on the spot (on-stack replacement),
+   * Each loop of the indexing is a method of its own, and every loop of a plan over all buckets, ranges, pieces or
+   * files (here, in LevelFiles, Keys and RangePlanner) runs in chunks of CHUNK, one call each. The JIT compiles a loop that runs long in a method called once on the spot (on-stack replacement),
    * but only after some 60,000 rounds in the interpreter, and then the whole method (a constructor holding every
    * loop kept the only C2 thread of a 2-core machine busy during the first plan: docs/facts.md, "Planner time");
    * a method called per chunk is compiled after about a hundred calls.
    */
-  private static final int CHUNK = 64;
+  static final int CHUNK = 64;
 
   private static void boundsOf(KeyRange[] buckets, byte[][] begins, byte[][] ends) {
     for (int from = 0; from < buckets.length; from += CHUNK) {
@@ -334,27 +334,17 @@ public final class TableFacts {
       }
       byte[][] level = new byte[2 * lf.files.length][];
       int[] levelTags = new int[level.length];
-      for (int i = 0; i < lf.files.length; i++) {
-        level[2 * i] = lf.smallest[i];
-        level[2 * i + 1] = lf.largest[i];
-        levelTags[2 * i] = (2 * i) * nl + lf.level;
-        levelTags[2 * i + 1] = (2 * i + 1) * nl + lf.level;
+      for (int from = 0; from < lf.files.length; from += CHUNK) {
+        levelBounds(lf, nl, level, levelTags, from, Math.min(lf.files.length, from + CHUNK));
       }
       if (!lf.disjoint) {
         Arrays.sort(level, Keys.ORDER); // its places are not needed
       }
       byte[][] out = new byte[merged.length + level.length][];
       int[] outTags = new int[out.length];
-      int i = 0;
-      int j = 0;
-      for (int n = 0; n < out.length; n++) {
-        if (j >= level.length || (i < merged.length && Keys.compare(merged[i], level[j]) <= 0)) {
-          outTags[n] = tags[i];
-          out[n] = merged[i++];
-        } else {
-          outTags[n] = levelTags[j];
-          out[n] = level[j++];
-        }
+      int[] next = {0, 0}; // the next of merged and of level to take
+      for (int from = 0; from < out.length; from += CHUNK) {
+        mergeBounds(merged, tags, level, levelTags, out, outTags, next, from, Math.min(out.length, from + CHUNK));
       }
       merged = out;
       tags = outTags;
@@ -367,12 +357,8 @@ public final class TableFacts {
         largestAt[l] = new int[levels[l].files.length];
       }
     }
-    for (int r = 0; r < tags.length; r++) {
-      int l = tags[r] % nl;
-      int k = tags[r] / nl;
-      if (smallestAt[l] != null) {
-        ((k & 1) == 0 ? smallestAt[l] : largestAt[l])[k >> 1] = r;
-      }
+    for (int from = 0; from < tags.length; from += CHUNK) {
+      places(tags, nl, smallestAt, largestAt, from, Math.min(tags.length, from + CHUNK));
     }
     for (int l = 1; l < nl; l++) {
       if (smallestAt[l] != null) {
@@ -380,6 +366,45 @@ public final class TableFacts {
       }
     }
     return merged;
+  }
+
+  /** The smallest and largest keys of files [from, to) of {@code lf}, in file order, with their tags. */
+  private static void levelBounds(LevelFiles lf, int nl, byte[][] level, int[] levelTags, int from, int to) {
+    for (int i = from; i < to; i++) {
+      level[2 * i] = lf.smallest[i];
+      level[2 * i + 1] = lf.largest[i];
+      levelTags[2 * i] = (2 * i) * nl + lf.level;
+      levelTags[2 * i + 1] = (2 * i + 1) * nl + lf.level;
+    }
+  }
+
+  /** For bounds [from, to) of the merged bounds: where each file of a disjoint level has its smallest and largest. */
+  private static void places(int[] tags, int nl, int[][] smallestAt, int[][] largestAt, int from, int to) {
+    for (int r = from; r < to; r++) {
+      int l = tags[r] % nl;
+      int k = tags[r] / nl;
+      if (smallestAt[l] != null) {
+        ((k & 1) == 0 ? smallestAt[l] : largestAt[l])[k >> 1] = r;
+      }
+    }
+  }
+
+  /** Places [from, to) of the merge of sorted {@code a} and {@code b} (ties from a first), with their tags. */
+  private static void mergeBounds(byte[][] a, int[] aTags, byte[][] b, int[] bTags, byte[][] out, int[] outTags,
+      int[] next, int from, int to) {
+    int i = next[0];
+    int j = next[1];
+    for (int n = from; n < to; n++) {
+      if (j >= b.length || (i < a.length && Keys.compare(a[i], b[j]) <= 0)) {
+        outTags[n] = aTags[i];
+        out[n] = a[i++];
+      } else {
+        outTags[n] = bTags[j];
+        out[n] = b[j++];
+      }
+    }
+    next[0] = i;
+    next[1] = j;
   }
 
   /** Buckets by begin. */
