@@ -23,12 +23,14 @@ import java.util.Map;
  * Time per plan of {@link RangePlanner#plan} on synthetic facts of a large OM ({@link SyntheticLsm}): 1e3 and 1e4
  * SST files x 1e3, 1e4 and 1e5 buckets, one table, default settings.
  *
- * <p>Each size runs in a JVM of its own, started for it with this JVM's options, which measures:
+ * <p>Each size runs in JVMs of its own, started for it with this JVM's options, which measure:
  * <ul>
  *   <li><b>cold</b>: the very first {@code RangePlanner.plan} call of that JVM, indexing the table included (what
  *       an OM pays for its first round after a restart: the planner's classes are loaded and its code runs
  *       interpreted until the JIT has compiled it). Building the synthetic facts comes before and is not timed;
- *       the JVM then waits for the JIT to finish compiling that work ({@link #waitForIdleJit}).</li>
+ *       the JVM then waits for the JIT to finish compiling that work ({@link #waitForIdleJit}). It varies by up
+ *       to 1.5x between JVMs (what the JIT compiles when), so it is the median of {@code --cold} JVMs (5) that make
+ *       only that plan and of the warm JVM's first plan.</li>
  *   <li><b>warm</b>: best and median of N plans after at least 3 plans and 10 s of warm-up (C2 takes several
  *       seconds of plans to settle).</li>
  * </ul>
@@ -36,7 +38,7 @@ import java.util.Map;
  * forks and iterations would add minutes on a shared machine and nothing the verdict needs. Also prints the
  * planner's step count ({@link PlanWork}), which does not depend on the machine.
  *
- * <p>With {@code --baseline DIR} every size is also run, in a fresh JVM of its own right after, with the planner
+ * <p>With {@code --baseline DIR} every size is also run, in fresh JVMs alternating with the current ones, with the planner
  * classes found in DIR ahead of the current ones (an older build of {@code io.ozonerc.compaction.plan}, which
  * {@code dev-support/bench-planner --baseline REF} compiles), and the ratios current / baseline are printed.
  *
@@ -59,44 +61,71 @@ public final class PlannerBenchmark {
     }
     String baseline = null;
     int repeats = 7;
+    int coldJvms = 5;
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--baseline")) {
         baseline = args[++i];
+      } else if (args[i].equals("--cold")) {
+        coldJvms = Integer.parseInt(args[++i]);
       } else {
         repeats = Integer.parseInt(args[i]);
       }
     }
-    System.out.printf(Locale.ROOT, "planner benchmark, %s, %d cores, java %s, a fresh JVM per size and planner: "
-        + "cold = its first plan, warm = best and median of %d after 10 s of warm-up%n", Instant.now(),
-        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), repeats);
+    System.out.printf(Locale.ROOT, "planner benchmark, %s, %d cores, java %s, fresh JVMs per size and planner: "
+        + "cold = the first plan of a fresh JVM, median [min..max] of %d JVMs; warm = best and median of %d plans "
+        + "after 10 s of warm-up in one more%n", Instant.now(), Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.version"), coldJvms + 1, repeats);
     if (baseline != null) {
-      System.out.println("baseline: planner classes of " + baseline + " (run right after each size; ratio = "
-          + "current / baseline, below 1 is faster)");
+      System.out.println("baseline: planner classes of " + baseline + " (its JVMs alternate with the current ones; "
+          + "ratio = current / baseline, below 1 is faster)");
     }
-    System.out.printf(Locale.ROOT, "%-9s %7s %8s %9s %9s %9s %8s %8s %11s%n", "planner", "files", "buckets",
-        "cold ms", "best ms", "median ms", "planned", "ranges", "steps");
+    System.out.printf(Locale.ROOT, "%-9s %7s %8s %9s %17s %9s %9s %8s %8s %11s%n", "planner", "files", "buckets",
+        "cold ms", "cold range", "best ms", "median ms", "planned", "ranges", "steps");
     double[] largest = null;
     for (int[] size : SIZES) {
+      // The first plan of a fresh JVM varies by 1.5x from JVM to JVM on this machine (what the JIT compiles
+      // when): one JVM per number said little, so the cold figure is a median of several.
+      double[] coldNow = new double[coldJvms + 1];
+      double[] coldBase = new double[coldJvms + 1];
+      for (int k = 0; k < coldJvms; k++) {
+        coldNow[k] = child(null, size[0], size[1], 0)[0];
+        if (baseline != null) {
+          coldBase[k] = child(baseline, size[0], size[1], 0)[0];
+        }
+      }
       double[] now = child(null, size[0], size[1], repeats);
-      print("current", size, now);
+      coldNow[coldJvms] = now[0];
+      print("current", size, now, coldNow);
       if (baseline != null) {
         double[] base = child(baseline, size[0], size[1], repeats);
-        print("baseline", size, base);
-        System.out.printf(Locale.ROOT, "%-9s %7s %8s %9.2f %9.2f %9.2f%n", "ratio", "", "", now[0] / base[0],
-            now[1] / base[1], now[2] / base[2]);
+        coldBase[coldJvms] = base[0];
+        print("baseline", size, base, coldBase);
+        System.out.printf(Locale.ROOT, "%-9s %7s %8s %9.2f %17s %9.2f %9.2f%n", "ratio", "", "",
+            median(coldNow) / median(coldBase), "", now[1] / base[1], now[2] / base[2]);
       }
       largest = now;
+      largest[0] = median(coldNow);
     }
-    System.out.printf(Locale.ROOT, "target: 1e4 files x 1e5 buckets <= %.0f ms per plan: cold %s (%.1f ms, %.2f x "
-        + "target), warm %s (best %.1f ms, median %.1f ms, %.2f x target)%n", TARGET_MS,
+    System.out.printf(Locale.ROOT, "target: 1e4 files x 1e5 buckets <= %.0f ms per plan: cold %s (median %.1f ms, "
+        + "%.2f x target), warm %s (best %.1f ms, median %.1f ms, %.2f x target)%n", TARGET_MS,
         largest[0] <= TARGET_MS ? "MET" : "MISSED", largest[0], largest[0] / TARGET_MS,
         largest[2] <= TARGET_MS ? "MET" : "MISSED", largest[1], largest[2], largest[2] / TARGET_MS);
   }
 
-  private static void print(String planner, int[] size, double[] r) {
-    System.out.printf(Locale.ROOT, "%-9s %7d %8d %9.1f %9.1f %9.1f %8d %8d %11d%n", planner, size[0], size[1],
-        r[0], r[1], r[2], (long) r[3], (long) r[4], (long) r[5]);
+  private static double median(double[] values) {
+    double[] v = values.clone();
+    Arrays.sort(v);
+    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
   }
+
+  private static void print(String planner, int[] size, double[] r, double[] cold) {
+    double[] c = cold.clone();
+    Arrays.sort(c);
+    System.out.printf(Locale.ROOT, "%-9s %7d %8d %9.1f %17s %9.1f %9.1f %8d %8d %11d%n", planner, size[0], size[1],
+        median(cold), String.format(Locale.ROOT, "[%.1f..%.1f]", c[0], c[c.length - 1]), r[1], r[2], (long) r[3],
+        (long) r[4], (long) r[5]);
+  }
+
 
   /** Runs one size in a fresh JVM with this JVM's options; its planner classes from {@code baseline} when set. */
   private static double[] child(String baseline, int files, int buckets, int repeats)
