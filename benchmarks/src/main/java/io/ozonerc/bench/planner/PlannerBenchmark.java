@@ -38,12 +38,12 @@ import java.util.Map;
  * forks and iterations would add minutes on a shared machine and nothing the verdict needs. Also prints the
  * planner's step count ({@link PlanWork}), which does not depend on the machine.
  *
- * <p>With {@code --baseline DIR} every size is also run, in fresh JVMs alternating with the current ones, with the planner
- * classes found in DIR ahead of the current ones (an older build of {@code io.ozonerc.compaction.plan}, which
+ * <p>With {@code --baseline DIR} every size is also run, in fresh JVMs alternating with the current ones, with the
+ * planner classes found in DIR ahead of the current ones (an older build of {@code io.ozonerc.compaction.plan}, which
  * {@code dev-support/bench-planner --baseline REF} compiles), and the ratios current / baseline are printed.
  *
- * <p>Run: {@code dev-support/bench-planner [--baseline REF] [repeats]}. Target: a plan of 1e4 files x 1e5 buckets
- * within 100 ms, cold and warm each.
+ * <p>Run: {@code dev-support/bench-planner [--baseline REF] [--cold JVMS] [repeats]}. Target: a plan of 1e4 files
+ * x 1e5 buckets within 100 ms, cold and warm each.
  */
 public final class PlannerBenchmark {
   private static final double TARGET_MS = 100;

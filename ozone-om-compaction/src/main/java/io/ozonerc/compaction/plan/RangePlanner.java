@@ -526,7 +526,10 @@ public final class RangePlanner {
     return out;
   }
 
-  /** Step 5 for pieces [from, to) ({@code to} may be one past the last: it closes the last run); returns the run's start. */
+  /**
+   * Step 5 for pieces [from, to); {@code to} may be one past the last piece, which closes the last run. Returns the
+   * start of the run still open.
+   */
   private static int fileSets(List<RangeAssessment> pieces, TableFacts t, PlannerSettings s,
       List<RangeAssessment> out, int runStart, int from, int to) {
     int start = runStart;

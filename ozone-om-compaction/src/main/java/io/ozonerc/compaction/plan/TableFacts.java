@@ -165,10 +165,11 @@ public final class TableFacts {
 
   /*
    * Each loop of the indexing is a method of its own, and every loop of a plan over all buckets, ranges, pieces or
-   * files (here, in LevelFiles, Keys and RangePlanner) runs in chunks of CHUNK, one call each. The JIT compiles a loop that runs long in a method called once on the spot (on-stack replacement),
-   * but only after some 60,000 rounds in the interpreter, and then the whole method (a constructor holding every
-   * loop kept the only C2 thread of a 2-core machine busy during the first plan: docs/facts.md, "Planner time");
-   * a method called per chunk is compiled after about a hundred calls.
+   * files (here, in LevelFiles, Keys and RangePlanner) runs in chunks of CHUNK, one call each. The JIT compiles a
+   * loop that runs long in a method called once on the spot (on-stack replacement), but only after some 60,000
+   * rounds in the interpreter, and then the whole method (a constructor holding every loop kept the only C2 thread
+   * of a 2-core machine busy during the first plan: docs/facts.md, "Planner time"); a method called per chunk is
+   * compiled after about a hundred calls.
    */
   static final int CHUNK = 64;
 
