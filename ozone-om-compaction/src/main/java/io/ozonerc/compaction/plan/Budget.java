@@ -33,6 +33,16 @@ public final class Budget {
   }
 
   /**
+   * Whether {@code spent} leaves room for no further compaction: {@code ranges.per.run} reached, or
+   * {@code bytes.per.run} used up after the round's first compaction (every compaction rewrites files of some bytes,
+   * so none would fit; {@link #take} would find each over budget).
+   */
+  public static boolean exhausted(PlannerSettings settings, Spent spent) {
+    return spent.compactions() >= settings.rangesPerRun() || (spent.compactions() > 0
+        && settings.maxBytesPerRun() > 0 && spent.bytes() >= settings.maxBytesPerRun());
+  }
+
+  /**
    * What a round already spent of its budget before a plan: compactions started and the file bytes they were
    * planned at.
    */

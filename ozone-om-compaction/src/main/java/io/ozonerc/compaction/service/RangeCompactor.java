@@ -122,7 +122,7 @@ public final class RangeCompactor {
     }
     // Counting reads files for compactions to come: not when one could not start, nor when the budget is spent.
     // The round then ends as its range pass did (a stop seen only now is the next round's to meet first).
-    if (stops.check() != null || ranges.spent().compactions() >= s.planner().rangesPerRun()) {
+    if (stops.check() != null || Budget.exhausted(s.planner(), ranges.spent())) {
       return ranges.result(plan, headPlan, flushed, elapsedMs(start));
     }
     CompactionPlan counted = planCounted(s, plan, sortedBuckets, ranges.spent());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.om.OmCompactionStore;
+import io.ozonerc.compaction.plan.CompactionPlan;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.RangeAssessment;
 import io.ozonerc.compaction.plan.RangeCount;
@@ -13,11 +14,15 @@ import io.ozonerc.compaction.testing.OmTestStore;
 import io.ozonerc.compaction.testing.SiteConfJvm;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.hadoop.ozone.om.helpers.BucketLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * One bucket's 671 deletes in a level-0 file with the puts of 299 other buckets, on a real store, with
@@ -72,6 +77,54 @@ class CountedRoundTest {
       assertEquals(0, after.get(0).tombstones(), "RocksDB's files hold no tombstone of the bucket: " + after);
       assertTrue(skipsBefore >= DELETED, "a listing stepped over the deletes before: " + skipsBefore);
       assertTrue(s.skipsForSeek(KEYS, hot) <= 1, "a listing of the bucket skips nothing now");
+      assertEquals(digest, s.digest(), "every live key and value as before");
+    }
+  }
+
+  /**
+   * Counting reads files for compactions to come, so a round whose range pass used up {@code bytes.per.run} counts
+   * nothing: the store above with one more bucket whose 30k deletes sit in a level-0 file of their own, which the
+   * range plan compacts first. With no byte limit the round goes on to count and compact the hot bucket; with
+   * {@code bytes.per.run=1} the first compaction spends it, and no bucket is counted.
+   */
+  @ParameterizedTest(name = "bytes.per.run={0}: counted {1}")
+  @CsvSource({"0, true", "1, false"})
+  void aRoundWhoseBytesAreSpentCountsNothing(String bytesPerRun, boolean counts) throws IOException {
+    try (OmTestStore s = OmTestStore.open(dir)) {
+      s.oneBucketsDeletesAmongEveryBucketsPuts(BUCKETS, HOT, HOT_KEYS, 40, DELETED);
+      s.addBucket("v", 1, "z", 9_999, BucketLayout.OBJECT_STORE); // sorts after every b%04d bucket
+      s.putKeys("v", "z", 0, 50_000);
+      s.deleteKeys("v", "z", 20_000, 50_000); // its first key live: no dead head, 30k tombstones
+      s.flush();
+      String digest = s.digest();
+
+      RangeCompactionConfig c = RangeCompactionConfig.from(SiteConfJvm.withSite(dir.resolve("conf"), Map.of(
+          "ozone.om.range.compaction.min.tombstones", "500",
+          "ozone.om.range.compaction.bytes.per.run", bytesPerRun,
+          "ozone.om.range.compaction.memtable.flush", "false")).load());
+      List<List<RangeCount>> heard = new ArrayList<>();
+      RangeCompactor compactor = new RangeCompactor(new OmCompactionStore(s.metadata()), System::nanoTime,
+          new RoundListener() {
+            @Override
+            public void counted(List<RangeCount> countsMade, CompactionPlan plan) {
+              heard.add(countsMade);
+            }
+          });
+      RoundResult r = compactor.run(RoundSettings.of(c, c.plannerSettings()), () -> false);
+      String round = String.join("\n", r.describe());
+
+      assertEquals(KeyRange.Kind.BUCKET, r.compacted().get(0).before().range().kind(), round);
+      assertEquals("/v/z/", r.compacted().get(0).before().range().label(), round);
+      if (counts) {
+        assertEquals(1, heard.size(), round);
+        assertTrue(heard.get(0).stream().anyMatch(n -> n.tombstones() == DELETED), "the hot bucket counted: " + round);
+        assertEquals(2, r.compacted().size(), round);
+        assertEquals(KeyRange.Kind.COUNTED, r.compacted().get(1).before().range().kind(), round);
+      } else {
+        assertEquals(0, heard.size(), "no bucket counted once the bytes are spent, yet "
+            + heard.stream().mapToInt(List::size).sum() + " were: " + round);
+        assertEquals(1, r.compacted().size(), round);
+      }
       assertEquals(digest, s.digest(), "every live key and value as before");
     }
   }

@@ -1,0 +1,36 @@
+package io.ozonerc.compaction.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@link Budget#exhausted} says what {@link Budget#take} would do with any further compaction: when it is true,
+ * every candidate (each rewrites files of some bytes) comes back over budget, and when it is false, a candidate of
+ * one byte fits. The round asks it before counting buckets, which reads their files.
+ */
+class BudgetTest {
+  @ParameterizedTest(name = "ranges.per.run={0} bytes.per.run={1}, spent {2} compaction(s) {3} bytes: {4}")
+  @CsvSource({
+      // ranges.per.run, bytes.per.run, spent compactions, spent bytes, exhausted
+      "20, 4096,  0,    0, false",
+      "20, 4096,  0, 9999, false", // the round's first compaction always fits
+      "20, 4096,  1, 4095, false",
+      "20, 4096,  1, 4096, true",
+      "20, 4096,  1, 9999, true",
+      "20,    0,  5, 9999, false", // 0: no byte limit
+      "20,    0, 20,    0, true",
+      " 1, 4096,  1,    0, true",
+      " 0, 4096,  0,    0, true",
+  })
+  void exhaustedIsWhatTakeWouldSay(int ranges, long bytes, int spentCompactions, long spentBytes, boolean exhausted) {
+    PlannerSettings s = PlannerSettings.defaults().withBudget(ranges, bytes);
+    Budget.Spent spent = new Budget.Spent(spentCompactions, spentBytes);
+    assertEquals(exhausted, Budget.exhausted(s, spent));
+    RangeStats oneByte = new RangeStats(10, 10, 0, 0, 10, 1, 1, 1, 1, false);
+    RangeAssessment a = new RangeAssessment(KeyRange.bucket("keyTable", "/v/b/"), oneByte, Verdict.PLANNED, "", false);
+    RangeAssessment taken = new Budget(s, spent).take(a);
+    assertEquals(exhausted, taken != null, "take: " + (taken == null ? "fits" : taken.why()));
+  }
+}
