@@ -130,9 +130,9 @@ class RangeCompactionConfigTest {
     String formula = "min(interval x 2^(n-1), backoff.max)";
     String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md"));
     assertTrue(readme.contains(formula), "README states " + formula);
-    String service = java.nio.file.Files.readString(java.nio.file.Path.of(
-        "src/main/java/io/ozonerc/compaction/service/RangeCompactionService.java"));
-    assertTrue(service.contains("interval x 2^(n-1)"), "service code states the formula");
+    String schedule = java.nio.file.Files.readString(java.nio.file.Path.of(
+        "src/main/java/io/ozonerc/compaction/service/Schedule.java"));
+    assertTrue(schedule.contains("interval x 2^(n-1)"), "the schedule's code, which backs off, states the formula");
     try (InputStream in = getClass().getResourceAsStream("/" + RangeCompactionConfig.DEFAULTS_RESOURCE)) {
       assertTrue(new String(in.readAllBytes(), StandardCharsets.UTF_8).contains(formula), "generated XML");
     }

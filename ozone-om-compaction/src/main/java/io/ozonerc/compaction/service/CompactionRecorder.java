@@ -7,12 +7,23 @@ import io.ozonerc.compaction.plan.RangeAssessment;
 import io.ozonerc.compaction.plan.RangeCount;
 import io.ozonerc.compaction.plan.Verdict;
 import io.ozonerc.compaction.service.RoundResult.Compacted;
+import io.ozonerc.compaction.service.RoundResult.Outcome;
+import io.ozonerc.compaction.service.Schedule.Due;
+import io.ozonerc.compaction.service.Schedule.Pass;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Turns what the compactor reports into the service's metrics and history as it happens. */
+/**
+ * Turns what the compactor reports into the service's metrics and history as it happens, and books each round or
+ * head check the service runs: its counters and its log line (under the service's logger name, which operators
+ * set levels by).
+ */
 final class CompactionRecorder implements RoundListener {
+  private static final Logger LOG = LoggerFactory.getLogger(RangeCompactionService.class);
   static final int HISTORY = 256;
   private final RangeCompactionMetrics metrics;
   /** The last {@link #HISTORY} compactions, oldest first: what operators and tests ask "did it compact X?". */
@@ -22,11 +33,55 @@ final class CompactionRecorder implements RoundListener {
     this.metrics = metrics;
   }
 
+  /** Counts a scheduled or explicit round about to run, or to be refused (not a head check). */
+  void passStarted(Pass p) {
+    if (p.kind() == Due.ROUND && p.counts()) {
+      metrics.roundsRun.incr();
+    }
+  }
+
+  /**
+   * Books a round or head check that ended (or was refused): a round's duration and what it left, a back-off, and
+   * the log line.
+   *
+   * @param backoffNanos the back-off in force after it, for the log line of a pressure stop
+   */
+  void passEnded(Pass p, RoundResult r, long endEpochMillis, long backoffNanos) {
+    boolean round = p.kind() == Due.ROUND;
+    if (round && p.counts()) {
+      roundEnded(r, endEpochMillis);
+    }
+    if (r.outcome() == Outcome.PRESSURE) {
+      metrics.roundsBackedOff.incr();
+    }
+    log(round ? "round" : "head check", r, backoffNanos);
+  }
+
+  /**
+   * Logs a round or head check ({@code what}): one INFO line when it wrote something (a compaction, a memtable
+   * flush), was stopped by write pressure (it starts a back-off) or found the store unavailable; only DEBUG when it
+   * did nothing, or was skipped (back-off, leader policy, shutdown, pause). A failure is the WARN logged where it
+   * is caught. Each compaction's own line is DEBUG.
+   */
+  private static void log(String what, RoundResult r, long backoffNanos) {
+    Outcome o = r.outcome();
+    boolean info = r.acted() || o == Outcome.PRESSURE || o == Outcome.STORE_UNAVAILABLE;
+    if (info && LOG.isInfoEnabled()) {
+      LOG.info("{}: {}{}", what, r.summary(), o == Outcome.PRESSURE
+          ? "; backing off " + RoundResult.duration(TimeUnit.NANOSECONDS.toMillis(backoffNanos)) : "");
+    } else if (o != Outcome.FAILED && LOG.isDebugEnabled()) {
+      LOG.debug("{}: {}", what, r.summary());
+    }
+    if (LOG.isDebugEnabled()) {
+      r.compacted().forEach(c -> LOG.debug("{}:   {}", what, c.describe()));
+    }
+  }
+
   /**
    * Counts a round that ran (or was skipped for the leader policy): its duration and end, and the planned ranges
    * it left, by what stopped it; a pause counts as shutdown (the service was stopped, by the operator).
    */
-  void roundEnded(RoundResult r, long endEpochMillis) {
+  private void roundEnded(RoundResult r, long endEpochMillis) {
     metrics.lastRoundDurationMs.set(r.durationMs());
     metrics.lastRoundEndTimeMs.set(endEpochMillis);
     switch (r.outcome()) {

@@ -22,19 +22,15 @@ import org.slf4j.LoggerFactory;
  * Compacts the OM's tombstone-heavy bucket ranges in the background, without holding back foreground writes.
  *
  * <h2>A round</h2>
- * The round itself is {@link RangeCompactor}'s, the same one the operator CLI runs: check write pressure, flush
- * memtables whose deletes qualify, snapshot, plan, and for each planned range re-check, compact, verify (finishing
- * a pass that left its tombstones at the bottom) until done, out of time ({@code .timeout}), under write pressure
- * or asked to stop. When rounds and head checks run, and why not, is {@link Schedule}'s (interval, head-check
- * pace, back-off, leader policy, pause); this class runs what it lets through and keeps lifecycle, the round lock,
- * metrics, history and the log. Each round or head check runs with the configuration it began with.
+ * The round itself is {@link RangeCompactor}'s, the same one the operator CLI runs. When rounds and head checks
+ * run, and why not, is {@link Schedule}'s (interval, head-check pace, back-off, leader policy, pause); this class
+ * runs what it lets through and keeps lifecycle and the round lock; {@link CompactionRecorder} keeps the metrics,
+ * history and log. Each round or head check runs with the configuration it began with.
  *
  * <h2>Not stalling writes</h2>
- * Compactions are non-exclusive, use one subcompaction and may not push RocksDB into a write stall (see
- * {@link io.ozonerc.compaction.rocks.RocksFacts#compact}); ranges are capped in entries, so one call is bounded.
- * Between calls the round yields to pressure: pending compaction bytes or level-0 files at their limits, a non-zero
- * delayed write rate, or stopped writes. A round stopped for pressure backs off: the next rounds are skipped for
- * interval x 2^(n-1) after n consecutive pressure stops, capped at {@code .backoff.max}.
+ * Each compaction is bounded and never pushes RocksDB into a write stall ({@link
+ * io.ozonerc.compaction.rocks.RocksFacts#compact}); between compactions a round yields to write pressure, and a
+ * round stopped for it backs off ({@link Schedule}).
  *
  * <h2>Pause</h2>
  * {@code .service.enabled=false} through {@link #reconfigure} pauses: the running round or head check ends before
@@ -249,26 +245,17 @@ public class RangeCompactionService extends BackgroundService {
 
   /** Runs a pass the schedule let through, or reports why not; then books it. Requires roundLock. */
   private RoundResult run(Pass p) {
-    boolean round = p.kind() == Due.ROUND;
-    if (round && p.counts()) {
-      metrics.roundsRun.incr();
-    }
+    recorder.passStarted(p);
     RoundResult r = p.refusal() == null ? compact(p) : RoundResult.early(p.refusal(), p.why(), 0);
     long end = nanoClock.getAsLong();
     schedule.finish(p, r, end);
-    if (round && p.counts()) {
-      recorder.roundEnded(r, epochMillisClock.getAsLong());
-    }
-    if (r.outcome() == Outcome.PRESSURE) {
-      metrics.roundsBackedOff.incr();
-    }
+    recorder.passEnded(p, r, epochMillisClock.getAsLong(), schedule.backoffNanos());
     showSchedule(end);
-    if (round) {
+    if (p.kind() == Due.ROUND) {
       lastRound = r;
     } else {
       lastHeadCheck = r;
     }
-    log(round ? "round" : "head check", r);
     return r;
   }
 
@@ -292,26 +279,6 @@ public class RangeCompactionService extends BackgroundService {
       return RoundResult.early(Outcome.FAILED, String.valueOf(e), elapsedMs(p.start()));
     } finally {
       running = null;
-    }
-  }
-
-  /**
-   * Logs a round or head check ({@code what}): one INFO line when it wrote something (a compaction, a memtable
-   * flush), was stopped by write pressure (it starts a back-off) or found the store unavailable; only DEBUG when it
-   * did nothing, or was skipped (back-off, leader policy, shutdown, pause). A failure is the WARN
-   * logged where it is caught. Each compaction's own line is DEBUG.
-   */
-  private void log(String what, RoundResult r) {
-    Outcome o = r.outcome();
-    boolean info = r.acted() || o == Outcome.PRESSURE || o == Outcome.STORE_UNAVAILABLE;
-    if (info && LOG.isInfoEnabled()) {
-      LOG.info("{}: {}{}", what, r.summary(), o == Outcome.PRESSURE
-          ? "; backing off " + RoundResult.duration(TimeUnit.NANOSECONDS.toMillis(schedule.backoffNanos())) : "");
-    } else if (o != Outcome.FAILED && LOG.isDebugEnabled()) {
-      LOG.debug("{}: {}", what, r.summary());
-    }
-    if (LOG.isDebugEnabled()) {
-      r.compacted().forEach(c -> LOG.debug("{}:   {}", what, c.describe()));
     }
   }
 

@@ -4,23 +4,19 @@ import io.ozonerc.compaction.plan.Budget;
 import io.ozonerc.compaction.plan.CompactionPlan;
 import io.ozonerc.compaction.plan.CountPlanner;
 import io.ozonerc.compaction.plan.HeadFacts;
-import io.ozonerc.compaction.plan.HeadPace;
 import io.ozonerc.compaction.plan.HeadPlan;
 import io.ozonerc.compaction.plan.HeadPlanner;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.PlanMemory;
 import io.ozonerc.compaction.plan.PlanWork;
-import io.ozonerc.compaction.plan.RangeAssessment;
 import io.ozonerc.compaction.plan.RangeCount;
 import io.ozonerc.compaction.plan.RangePlanner;
 import io.ozonerc.compaction.plan.SstFile;
-import io.ozonerc.compaction.service.RoundResult.Compacted;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -33,12 +29,13 @@ import org.slf4j.LoggerFactory;
  * Does one round of compactions; the one copy of it that the OM's service and the operator CLI both run. As in
  * Kafka's log cleaner, choosing, doing and scheduling are apart: the planners ({@link HeadPlanner},
  * {@link RangePlanner}, {@link CountPlanner}) and {@link PlanMemory} choose, {@link CompactionExecutor} does one
- * compaction of any kind, this class runs a round, and {@link RangeCompactionService} schedules rounds. The steps
- * of {@link #run} (write pressure and memtables, dead heads, ranges, counted buckets, each compaction through the
- * executor under the same stop checks) are described in the README's "How a round decides". {@link #checkHeads}
+ * compaction of any kind, {@link PassRunner} runs a pass's planned compactions through it, this class decides a
+ * round's passes, and {@link RangeCompactionService} schedules rounds. The steps of {@link #run} (write pressure
+ * and memtables, dead heads, ranges, counted buckets, each compaction through the executor under the same stop
+ * checks) are described in the README's "How a round decides". {@link #checkHeads}
  * is the dead-head pass alone over the table heads and the remembered hot heads; {@link #planRound} makes a
- * round's two plans without writing (the CLI's analysis and dry run). Per-compaction events are DEBUG; the caller logs the round once
- * ({@link RoundResult#summary}). Time is read only from the clock given. One round at a time: callers serialise
+ * round's two plans without writing (the CLI's analysis and dry run). Per-compaction events are DEBUG; the caller
+ * logs the round once ({@link RoundResult#summary}). Time is read only from the clock given. One round at a time: callers serialise
  * {@link #run}.
  */
 public final class RangeCompactor {
@@ -58,6 +55,7 @@ public final class RangeCompactor {
   private final RoundListener listener;
   private final PlanMemory memory = new PlanMemory();
   private final CompactionExecutor executor;
+  private final PassRunner passes;
 
   /**
    * @param nanoClock monotonic clock for the time budget and the durations reported
@@ -68,6 +66,7 @@ public final class RangeCompactor {
     this.nanoClock = nanoClock;
     this.listener = listener;
     this.executor = new CompactionExecutor(store, nanoClock, memory);
+    this.passes = new PassRunner(executor, listener, memory);
   }
 
   /** The range being compacted now, or null. */
@@ -98,7 +97,7 @@ public final class RangeCompactor {
     Pass heads = Pass.NONE;
     if (s.planner().deadHeadMinKeys() > 0) {
       headPlan = planHeads(s, files, sortedBuckets, false);
-      heads = runHeads(s, headPlan, sortedBuckets, stops);
+      heads = passes.heads(s, headPlan, sortedBuckets, stops);
       if (heads.stop() != null) {
         return heads.result(null, headPlan, flushed, elapsedMs(start));
       }
@@ -116,7 +115,7 @@ public final class RangeCompactor {
           work.steps());
     }
     listener.planned(plan);
-    Pass ranges = runAll(plan.planned(), sortedBuckets, s, stops, heads, null);
+    Pass ranges = passes.ranges(plan.planned(), sortedBuckets, s, stops, heads);
     if (ranges.stop() != null) {
       return ranges.result(plan, headPlan, flushed, elapsedMs(start));
     }
@@ -126,7 +125,7 @@ public final class RangeCompactor {
       return ranges.result(plan, headPlan, flushed, elapsedMs(start));
     }
     CompactionPlan counted = planCounted(s, plan, sortedBuckets, ranges.spent());
-    Pass all = runAll(counted.planned(), sortedBuckets, s, stops, ranges, null);
+    Pass all = passes.ranges(counted.planned(), sortedBuckets, s, stops, ranges);
     return all.result(plan.then(counted), headPlan, flushed, elapsedMs(start));
   }
 
@@ -186,7 +185,7 @@ public final class RangeCompactor {
       return RoundResult.early(Outcome.PRESSURE, pressure, elapsedMs(start));
     }
     HeadPlan plan = planHeads(s, store.liveFiles(s.tables()), Map.of(), true);
-    Pass heads = runHeads(s, plan, Map.of(), () -> stopReason(s, start, stopRequested));
+    Pass heads = passes.heads(s, plan, Map.of(), () -> stopReason(s, start, stopRequested));
     return heads.result(null, plan, List.of(), elapsedMs(start));
   }
 
@@ -226,63 +225,6 @@ public final class RangeCompactor {
     return new HeadPlan(HeadPlanner.plan(heads, filesByTable, sortedBuckets, s.planner()),
         List.copyOf(heads));
   }
-
-  /** Runs the planned dead heads in order; remembers the hot ones and paces from what each was left at. */
-  private Pass runHeads(RoundSettings s, HeadPlan headPlan, Map<String, List<KeyRange>> sortedBuckets,
-      CompactionExecutor.StopCheck stops) throws IOException {
-    memory.rememberHot(headPlan.probed(), s.planner().deadHeadMinKeys());
-    Map<KeyRange, HeadPace.Reading> readings = new LinkedHashMap<>();
-    headPlan.probed().forEach(h -> readings.put(h.range(),
-        new HeadPace.Reading(h.range(), h.deadEntries(), h.deadEntries())));
-    listener.headsProbed(headPlan.probed());
-    listener.headsPlanned(headPlan.plan());
-    headPlan.plan().notPlanned().forEach(a -> HeadPace.markHeld(readings, a));
-    return runAll(headPlan.plan().planned(), sortedBuckets, s, stops, Pass.NONE, readings);
-  }
-
-  /**
-   * Runs planned compactions in order through the executor, each after the stop checks, after what {@code before}
-   * (an earlier pass of the same round) did. {@code readings} is updated for heads; null for a range pass.
-   */
-  private Pass runAll(List<RangeAssessment> planned, Map<String, List<KeyRange>> sortedBuckets, RoundSettings s,
-      CompactionExecutor.StopCheck stops, Pass before, Map<KeyRange, HeadPace.Reading> readings) throws IOException {
-    List<Compacted> done = new ArrayList<>(before.done());
-    List<RangeAssessment> skipped = new ArrayList<>(before.skipped());
-    for (int next = 0; next < planned.size(); next++) {
-      Stop stop = stops.check();
-      if (stop != null) {
-        return new Pass(done, skipped, planned.size() - next, stop, Pass.readingsOf(readings, before));
-      }
-      RangeAssessment p = planned.get(next);
-      CompactionExecutor.Ran ran = executor.run(p, sortedBuckets.getOrDefault(p.range().table(), List.of()), s,
-          stops);
-      if (ran.skipped() != null) {
-        skipped.add(ran.skipped());
-        listener.skipped(ran.skipped());
-        if (readings != null) {
-          HeadPace.markHeld(readings, ran.skipped());
-        }
-        continue;
-      }
-      done.add(ran.compacted());
-      listener.compacted(ran.compacted());
-      if (readings != null && ran.headBefore() != null) {
-        KeyRange probed = p.probed();
-        HeadPace.Reading seen = readings.get(probed);
-        // Still dead after both passes: held until its files change. Left by a stop before its rewrite: not held,
-        // so the next check comes soon.
-        readings.put(probed, new HeadPace.Reading(probed,
-            seen == null ? ran.headBefore().deadEntries() : seen.probed(), ran.headAfter().deadEntries(),
-            ran.leftStuck()));
-      }
-      if (ran.stop() != null) {
-        // This one was compacted; its bottommost rewrite is left to a later round.
-        return new Pass(done, skipped, planned.size() - next - 1, ran.stop(), Pass.readingsOf(readings, before));
-      }
-    }
-    return new Pass(done, skipped, 0, null, Pass.readingsOf(readings, before));
-  }
-
 
   /** Shutdown, time budget or write pressure, checked before each compaction; null to go on. */
   private Stop stopReason(RoundSettings s, long start, BooleanSupplier stopRequested) throws IOException {

@@ -1,0 +1,91 @@
+package io.ozonerc.compaction.service;
+
+import io.ozonerc.compaction.plan.HeadPace;
+import io.ozonerc.compaction.plan.HeadPlan;
+import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.PlanMemory;
+import io.ozonerc.compaction.plan.RangeAssessment;
+import io.ozonerc.compaction.service.RoundResult.Compacted;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs the planned compactions of one pass of a round (dead heads, ranges or counted buckets) in plan order through
+ * the one {@link CompactionExecutor}, with the round's stop checks asked before each, and tells the round's
+ * listener of each compaction or skip. What to run is decided before: by the planners, in {@link RangeCompactor}.
+ * A head pass also keeps, per probed head, what the head was left at ({@link HeadPace.Reading}), from which the
+ * service paces its next head checks.
+ */
+final class PassRunner {
+  private final CompactionExecutor executor;
+  private final RoundListener listener;
+  private final PlanMemory memory;
+
+  PassRunner(CompactionExecutor executor, RoundListener listener, PlanMemory memory) {
+    this.executor = executor;
+    this.listener = listener;
+    this.memory = memory;
+  }
+
+  /** Runs the planned dead heads in order; remembers the hot ones and paces from what each was left at. */
+  Pass heads(RoundSettings s, HeadPlan headPlan, Map<String, List<KeyRange>> sortedBuckets,
+      CompactionExecutor.StopCheck stops) throws IOException {
+    memory.rememberHot(headPlan.probed(), s.planner().deadHeadMinKeys());
+    Map<KeyRange, HeadPace.Reading> readings = new LinkedHashMap<>();
+    headPlan.probed().forEach(h -> readings.put(h.range(),
+        new HeadPace.Reading(h.range(), h.deadEntries(), h.deadEntries())));
+    listener.headsProbed(headPlan.probed());
+    listener.headsPlanned(headPlan.plan());
+    headPlan.plan().notPlanned().forEach(a -> HeadPace.markHeld(readings, a));
+    return run(headPlan.plan().planned(), sortedBuckets, s, stops, Pass.NONE, readings);
+  }
+
+  /** Runs planned ranges or counted buckets in order, after what {@code before} (an earlier pass) did. */
+  Pass ranges(List<RangeAssessment> planned, Map<String, List<KeyRange>> sortedBuckets, RoundSettings s,
+      CompactionExecutor.StopCheck stops, Pass before) throws IOException {
+    return run(planned, sortedBuckets, s, stops, before, null);
+  }
+
+  /** {@code readings} is updated for heads; null for a range pass. */
+  private Pass run(List<RangeAssessment> planned, Map<String, List<KeyRange>> sortedBuckets, RoundSettings s,
+      CompactionExecutor.StopCheck stops, Pass before, Map<KeyRange, HeadPace.Reading> readings) throws IOException {
+    List<Compacted> done = new ArrayList<>(before.done());
+    List<RangeAssessment> skipped = new ArrayList<>(before.skipped());
+    for (int next = 0; next < planned.size(); next++) {
+      RangeCompactor.Stop stop = stops.check();
+      if (stop != null) {
+        return new Pass(done, skipped, planned.size() - next, stop, Pass.readingsOf(readings, before));
+      }
+      RangeAssessment p = planned.get(next);
+      CompactionExecutor.Ran ran = executor.run(p, sortedBuckets.getOrDefault(p.range().table(), List.of()), s,
+          stops);
+      if (ran.skipped() != null) {
+        skipped.add(ran.skipped());
+        listener.skipped(ran.skipped());
+        if (readings != null) {
+          HeadPace.markHeld(readings, ran.skipped());
+        }
+        continue;
+      }
+      done.add(ran.compacted());
+      listener.compacted(ran.compacted());
+      if (readings != null && ran.headBefore() != null) {
+        KeyRange probed = p.probed();
+        HeadPace.Reading seen = readings.get(probed);
+        // Still dead after both passes: held until its files change. Left by a stop before its rewrite: not held,
+        // so the next check comes soon.
+        readings.put(probed, new HeadPace.Reading(probed,
+            seen == null ? ran.headBefore().deadEntries() : seen.probed(), ran.headAfter().deadEntries(),
+            ran.leftStuck()));
+      }
+      if (ran.stop() != null) {
+        // This one was compacted; its bottommost rewrite is left to a later round.
+        return new Pass(done, skipped, planned.size() - next - 1, ran.stop(), Pass.readingsOf(readings, before));
+      }
+    }
+    return new Pass(done, skipped, 0, null, Pass.readingsOf(readings, before));
+  }
+}
