@@ -156,16 +156,16 @@ public class RangeCompactionConfig {
 
   // Dead heads: the keys a seek at a range's start steps over before its first live key (plan.HeadPlanner).
   /**
-   * Default 2,000 = page x per-entry cost x tolerance / per-skip cost = 1,000 x 2.5 us x 0.1 / 0.125 us: a head
-   * of 2,000 dead keys adds about a tenth of the work of an ideal 1,000-entry OM listing (~2.5 us per returned
-   * entry, ~0.1-0.15 us per skipped internal key on a cached store).
+   * Default 2,000, from page x per-entry cost x tolerance / per-skip cost: the dead keys that add a tenth of the
+   * work of an ideal 1,000-entry OM listing are ~1,500 with the listing costs measured in docs/facts.md ("What an
+   * OM listing pays per entry and per dead key"); 2,000 lets a head add up to ~15%.
    */
   @Config(key = PREFIX + ".dead.head.min.keys", defaultValue = "2000", type = ConfigType.LONG,
       tags = {OM, PERFORMANCE},
       description = "Compact the dead head of a table or bucket (the internal keys a seek at its start steps over "
           + "before the first live key) once it holds at least this many internal keys, estimated by a probe "
-          + "each round. Only the dead span is compacted, not the whole bucket. 2000 adds about a tenth of the "
-          + "work of an ideal 1000-key listing (~2.5 us per returned key vs ~0.1-0.15 us per skipped key). "
+          + "each round. Only the dead span is compacted, not the whole bucket. 2000 dead keys add about 15% to "
+          + "the work of an ideal 1000-key listing (a skipped key costs about 1/15 of a returned one). "
           + "0 turns dead-head probing off.")
   private long deadHeadMinKeys;
 

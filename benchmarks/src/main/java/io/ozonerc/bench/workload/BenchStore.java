@@ -214,6 +214,11 @@ final class BenchStore implements AutoCloseable {
     }
   }
 
+  /** Flushes every memtable to level 0. */
+  void flush() throws IOException {
+    db.flush();
+  }
+
   /** Flushes, closes the store and keeps its files (a template for {@link #openCopy}); returns its directory. */
   Path closeKeepingFiles() throws Exception {
     db.flush();

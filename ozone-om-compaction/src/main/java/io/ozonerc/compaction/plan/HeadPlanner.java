@@ -21,8 +21,8 @@ import java.util.Map;
  *
  * <h2>Threshold against the ideal read</h2>
  * A head qualifies when its dead entries reach {@code minDeadKeys}, chosen against the work of an ideal read
- * rather than as an absolute count (see {@code dead.head.min.keys}): a page of 1,000 live entries costs ~2.5 ms
- * in the OM, a skipped internal key ~0.1-0.2 us, so 2,000 dead keys add ~0.25 ms, a tenth of an ideal page.
+ * rather than as an absolute count (see {@code dead.head.min.keys}): a skipped internal key costs an OM listing
+ * about 1/15 of a returned entry (docs/facts.md), so 2,000 dead keys add ~15% to an ideal page of 1,000.
  * Only the dead span [begin, firstLive) is compacted, not the whole bucket: it is all a reader pays for, and a
  * queue bucket's live tail can be far larger than its head.
  *

@@ -46,8 +46,8 @@ import org.rocksdb.Status;
 public final class HeadProbe {
   /**
    * Most internal keys one seek steps over before giving up on finding the first live key (RocksDB's
-   * {@code max_skippable_internal_keys}): at ~0.1-0.2 us a skip, 1e6 skips is 0.1-0.2 s, the price of one slow
-   * listing. A dead head that long is compacted whole-range anyway.
+   * {@code max_skippable_internal_keys}): 1e6 skips is about 0.3 s at the per-skip cost of docs/facts.md, the
+   * price of one slow listing. A dead head that long is compacted whole-range anyway.
    */
   static final long MAX_SKIPS = 1_000_000;
 

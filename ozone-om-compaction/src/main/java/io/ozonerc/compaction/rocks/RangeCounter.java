@@ -52,7 +52,8 @@ public final class RangeCounter {
 
   /**
    * Entries read from straddling files in one call, after which the ranges not yet counted are left out (counted in
-   * a later round): at ~0.1-0.3 us an entry, a few hundred ms. A range being counted is finished first.
+   * a later round): at about what a listing pays per skipped key (docs/facts.md), some 0.3 s. A range being
+   * counted is finished first.
    */
   static final long MAX_ENTRIES_READ = 1_000_000;
 
