@@ -33,7 +33,10 @@ final class CompactionRecorder implements RoundListener {
     this.metrics = metrics;
   }
 
-  /** Counts a scheduled or explicit round about to run, or to be refused (not a head check). */
+  /**
+   * Counts a round (not a head check) about to start, when it counts as run ({@link Pass#counts}: let through, or
+   * skipped for the leader policy).
+   */
   void passStarted(Pass p) {
     if (p.kind() == Due.ROUND && p.counts()) {
       metrics.roundsRun.incr();

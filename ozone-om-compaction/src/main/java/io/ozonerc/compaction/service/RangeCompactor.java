@@ -32,11 +32,11 @@ import org.slf4j.LoggerFactory;
  * compaction of any kind, {@link PassRunner} runs a pass's planned compactions through it, this class decides a
  * round's passes, and {@link RangeCompactionService} schedules rounds. The steps of {@link #run} (write pressure
  * and memtables, dead heads, ranges, counted buckets, each compaction through the executor under the same stop
- * checks) are described in the README's "How a round decides". {@link #checkHeads}
- * is the dead-head pass alone over the table heads and the remembered hot heads; {@link #planRound} makes a
+ * checks) are described in the README's "How a round decides". {@link #checkHeads} is the dead-head pass alone
+ * over the table heads and the remembered hot heads; {@link #planRound} makes a
  * round's two plans without writing (the CLI's analysis and dry run). Per-compaction events are DEBUG; the caller
- * logs the round once ({@link RoundResult#summary}). Time is read only from the clock given. One round at a time: callers serialise
- * {@link #run}.
+ * logs the round once ({@link RoundResult#summary}). Time is read only from the clock given. One round at a time:
+ * callers serialise {@link #run}.
  */
 public final class RangeCompactor {
   private static final Logger LOG = LoggerFactory.getLogger(RangeCompactor.class);
