@@ -18,9 +18,10 @@ import java.util.Locale;
  * live keys. Bucket 2 holds {@code page} live keys and ends the table. A listing of bucket 2 from its start returns
  * {@code page} entries over nothing dead (the OM sets no upper bound, so a bucket before dead keys would cross them
  * after its page); one of bucket 1 returns as many after stepping over every tombstone and the value it hides
- * (RocksDB's {@code rocksdb.number.iter.skip} ticker counts them). The two listings alternate, after a warm-up, with the
- * blocks cached. Per returned entry = the clean listing's median time / page; per skipped key = (the dead
- * listing's median - the clean one's) / the keys skipped per dead listing.
+ * (RocksDB's {@code rocksdb.number.iter.skip} ticker counts them; the run fails unless it counts exactly two per
+ * dead key, and none for the clean listing). The two listings alternate, after 15 s of warm-up. Per returned entry
+ * = the clean listing's median time / page; per skipped key = (the dead listing's median - the clean one's) / the
+ * keys skipped per dead listing.
  *
  * <p>Run: {@code dev-support/bench-listing-cost [dead keys, default 200000] [listings, default 41]}.
  */
@@ -80,15 +81,22 @@ public final class ListingCost {
         crossed[i] = list(store, 1);
       }
       long skips = store.iterSkips() - skipsBefore - cleanSkips;
+      if (cleanSkips != 0 || skips != 2L * dead * listings) {
+        throw new IllegalStateException("the store is not laid out as measured: " + cleanSkips + " keys skipped by "
+            + "clean listings (expected 0), " + skips + " by listings behind the dead keys (expected " + 2L * dead
+            * listings + ": a tombstone and the value it hides per dead key)");
+      }
       double skipsPerListing = (double) skips / listings;
       double cleanMs = median(clean) / 1e6;
       double crossedMs = median(crossed) / 1e6;
       double perEntryUs = cleanMs * 1000 / PAGE;
       double perSkipNs = (crossedMs - cleanMs) * 1e6 / skipsPerListing;
       System.out.printf(Locale.ROOT, "listing cost, %s, %d cores, java %s: OM listKeys pages of %d, %d dead keys "
-          + "(deleted after a flush, tombstones in level 0 over their values), %d listings each after %d of "
-          + "warm-up (15 s), alternating, blocks cached%n", Instant.now(), Runtime.getRuntime().availableProcessors(),
-          System.getProperty("java.version"), PAGE, dead, listings, warmUps);
+          + "(deleted after a flush: a tombstone over each value, two internal keys skipped per dead key, "
+          + "checked), %d listings each after %d of warm-up (%d s), alternating%n", Instant.now(),
+          Runtime.getRuntime().availableProcessors(),
+          System.getProperty("java.version"), PAGE, dead, listings, warmUps,
+          WARM_UP_NANOS / 1_000_000_000L);
       System.out.printf(Locale.ROOT, "clean page: median %.3f ms [%.3f..%.3f], %d internal keys skipped in all%n",
           cleanMs, min(clean) / 1e6, max(clean) / 1e6, cleanSkips);
       System.out.printf(Locale.ROOT, "page behind the dead keys: median %.3f ms [%.3f..%.3f], %.0f internal keys "
