@@ -6,8 +6,8 @@ package io.ozonerc.compaction.plan;
  *
  * <p>Everything in [begin, firstLive) is dead by definition: a seek returns the first live key at or after
  * {@code begin}, so every internal key RocksDB holds before it is a tombstone or a value a tombstone hides. The
- * count is an estimate from RocksDB's approximate sizes and memtable statistics (see
- * {@code rocks.HeadProbe}), not a scan.
+ * count is not a scan: RocksDB's approximate sizes estimate the SST part, and bounded memtable-only seeks count
+ * the memtable part (see {@code rocks.HeadProbe}).
  *
  * @param range       the probed range: a bucket prefix range, or a whole table ({@link #isTableHead()})
  * @param firstLive   the first live key in the range, or {@code null} when the range holds none (then the whole

@@ -15,7 +15,6 @@ import org.apache.hadoop.hdds.utils.db.managed.ManagedRocksIterator;
 import org.apache.hadoop.hdds.utils.db.managed.ManagedSlice;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.Range;
-import org.rocksdb.ReadTier;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
@@ -23,8 +22,8 @@ import org.rocksdb.SizeApproximationFlag;
 import org.rocksdb.Status;
 
 /**
- * Measures dead heads: for each range, one bounded seek finds the first live key, and RocksDB's approximate sizes
- * and memtable statistics size the span before it.
+ * Measures dead heads: for each range, one bounded seek finds the first live key; RocksDB's approximate sizes and
+ * a count of the memtable's entries size the span before it.
  *
  * <h2>Why a seek and an estimate, not a count</h2>
  * A reader pays for the internal keys between where it seeks and the first live key. RocksDB can tell us the
@@ -32,8 +31,9 @@ import org.rocksdb.Status;
  * over: the skip ticker is global and off by default in the OM, and 7.7.3's Java API has no per-iterator perf
  * context. So the span [begin, firstLive) is sized instead: {@code getApproximateSizes} gives its SST bytes
  * (exact for files wholly inside, block-granular for the files at its ends), converted to entries with the
- * entries-per-byte of the SST files overlapping it; {@code getApproximateMemTableStats} adds the memtable entries
- * in it. Every internal key in the span is dead, so entries in the span = skips of a seek at {@code begin}.
+ * entries-per-byte of the SST files overlapping it; memtable-only seeks count the memtable entries in it (see
+ * {@link MemtableSpan#count}). Every internal key in the span is dead, so entries in the span = skips of a seek at
+ * {@code begin}.
  *
  * <h2>Safety</h2>
  * The seek needs read options Ozone's iterator API does not expose (an upper bound, so a probe never crawls into
@@ -139,9 +139,8 @@ public final class HeadProbe {
 
   /**
    * Sizes [begin, firstLive) (the whole range when there is no live key) from approximate sizes. A probed head's
-   * memtable share is checked against the memtable itself ({@link #checked}, a memtable-only seek); a head readers
-   * skip takes RocksDB's estimate as it is: it costs space only, so its size need not be exact, and sizing it
-   * reads no key at all.
+   * memtable share is counted in the memtable itself ({@link MemtableSpan#count}); a head readers skip takes
+   * RocksDB's estimate as it is: it costs space only, so its size need not be exact, and sizing it reads no key.
    */
   private static HeadFacts sizeSpan(RocksDB raw, ColumnFamilyHandle cf, KeyRange r, List<SstFile> tableFiles,
       byte[] firstLive, boolean truncated, boolean skippedByReaders) throws RocksDBException {
@@ -161,7 +160,7 @@ public final class HeadProbe {
     // end left out, RocksFacts.compact); the flushed file spans every key the memtable holds, so what it holds
     // outside this range widens the compaction.
     if (!skippedByReaders) {
-      memEntries = checked(memEntries, memtableHoldsAny(raw, cf, r.begin(), spanEnd));
+      memEntries = MemtableSpan.count(raw, cf, r.begin(), spanEnd, memEntries);
     }
     long memOutside = memEntries > 0 ? memtableOutside(raw, cf, r, !skippedByReaders) : 0;
     long sstEntries = entriesIn(tableFiles, r.begin(), spanEnd, bytes);
@@ -170,18 +169,8 @@ public final class HeadProbe {
   }
 
   /**
-   * RocksDB's memtable estimate for a range, checked against the memtable itself. The estimate is a skip-list walk:
-   * it reads 0 for a few entries among many (3 or 10 deletes beside 50,000 puts, measured) and can read hundreds
-   * where there are tens. {@link #memtableHoldsAny} sees any live key and any 3 internal keys, so: when it sees
-   * some, at least 1; when it does not, at most the 2 internal keys it cannot see.
-   */
-  static long checked(long estimate, boolean holdsAny) {
-    return holdsAny ? Math.max(1, estimate) : Math.min(2, estimate);
-  }
-
-  /**
-   * Memtable entries of the table before {@code r.begin()} and at or after {@code r.end()}, {@link #checked} when
-   * {@code check}.
+   * Memtable entries of the table before {@code r.begin()} and at or after {@code r.end()}: RocksDB's estimates,
+   * {@link MemtableSpan#checked} when {@code check}.
    */
   private static long memtableOutside(RocksDB raw, ColumnFamilyHandle cf, KeyRange r, boolean check)
       throws RocksDBException {
@@ -189,51 +178,16 @@ public final class HeadProbe {
     if (r.begin().length > 0) {
       try (ManagedSlice from = new ManagedSlice(new byte[0]); ManagedSlice to = new ManagedSlice(r.begin())) {
         long n = Math.max(0, raw.getApproximateMemTableStats(cf, new Range(from, to)).count);
-        outside += check ? checked(n, memtableHoldsAny(raw, cf, new byte[0], r.begin())) : n;
+        outside += check ? MemtableSpan.checked(n, MemtableSpan.holdsAny(raw, cf, new byte[0], r.begin())) : n;
       }
     }
     if (r.end() != null) {
       try (ManagedSlice from = new ManagedSlice(r.end()); ManagedSlice to = new ManagedSlice(PAST_ANY_OM_KEY)) {
         long n = Math.max(0, raw.getApproximateMemTableStats(cf, new Range(from, to)).count);
-        outside += check ? checked(n, memtableHoldsAny(raw, cf, r.end(), null)) : n;
+        outside += check ? MemtableSpan.checked(n, MemtableSpan.holdsAny(raw, cf, r.end(), null)) : n;
       }
     }
     return outside;
-  }
-
-  /**
-   * Whether the table's memtables (active and immutable) hold a key in [begin, end), {@code end == null} meaning
-   * to the table's end. A memtable-only seek at {@code begin}: a live key there is found; tombstones are stepped
-   * over but counted, and with at most one skippable internal key RocksDB stops with {@code Incomplete} at the
-   * third internal key it examines. So any live key, or three or more internal keys, are seen; one or two dead
-   * internal keys alone (a tombstone, the value it hides) are not. Never reads an SST file.
-   */
-  static boolean memtableHoldsAny(RocksDB raw, ColumnFamilyHandle cf, byte[] begin, byte[] end)
-      throws RocksDBException {
-    try (ManagedReadOptions options = new ManagedReadOptions();
-         ManagedSlice upper = end == null ? null : new ManagedSlice(end)) {
-      options.setReadTier(ReadTier.MEMTABLE_TIER);
-      options.setFillCache(false);
-      options.setMaxSkippableInternalKeys(1);
-      if (upper != null) {
-        options.setIterateUpperBound(upper);
-      }
-      try (RocksIterator it = raw.newIterator(cf, options)) {
-        it.seek(begin);
-        if (it.isValid()) {
-          return true;
-        }
-        try {
-          it.status();
-          return false;
-        } catch (RocksDBException e) {
-          if (e.getStatus() != null && e.getStatus().getCode() == Status.Code.Incomplete) {
-            return true; // stepped over internal keys: tombstones in the memtable
-          }
-          throw e;
-        }
-      }
-    }
   }
 
   /**

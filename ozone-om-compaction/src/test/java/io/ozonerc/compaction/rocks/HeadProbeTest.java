@@ -84,7 +84,9 @@ class HeadProbeTest {
       long skips = s.skipsForSeek(KEYS, "/v/q/");
       record("queue head, deletes in memtable", s, h, skips);
       assertTrue(skips >= 19_000, "skips " + skips);
-      assertWithin(h.deadEntries(), skips, 0.25);
+      // Half the head is in the memtable, where RocksDB's own estimate of it varies from run to run (docs/facts.md).
+      assertWithin(h.memDead(), 10_000, 1.0 / 16);
+      assertWithin(h.deadEntries(), skips, 0.1);
     }
   }
 
@@ -172,6 +174,77 @@ class HeadProbeTest {
     return s;
   }
 
+  /**
+   * The count a memtable-only seek gives, whatever RocksDB's estimate says: the estimate is passed in, from none
+   * to far too many, so the search is tested on each, not only on the estimate RocksDB happens to give this run.
+   * Tombstones over flushed puts are one internal key each; over puts still in the memtable, two. Bucket a's
+   * 50,000 puts fill the memtable beside the head.
+   */
+  @ParameterizedTest(name = "{0} deletes, puts in the memtable too: {1}, estimate {2} of the count")
+  @CsvSource({
+      "3, false, 1", "3, true, 0", "10, false, 0", "10, true, 40",
+      "1000, false, 0", "1000, true, 0.3", "1000, false, 1", "1000, true, 3", "1000, false, 1000",
+      "20000, false, 0", "20000, true, 0.37", "20000, false, 1", "20000, true, 2.7", "20000, true, 1000",
+  })
+  void theMemtableShareIsCountedWhateverTheEstimate(int deletes, boolean putsInMemtable, double estimateShare)
+      throws Exception {
+    try (OmTestStore s = queueInSstBesideBucketA()) {
+      long internalKeys = memtableHead(s, deletes, putsInMemtable);
+      s.putKeys("v", "a", 0, 50_000);
+      byte[] begin = Keys.utf8("/v/q/");
+      byte[] end = Keys.utf8("/v/q/" + OmTestStore.keyName(putsInMemtable ? 30_000 + deletes : deletes));
+      long estimate = Math.round(estimateShare * internalKeys);
+      long count = MemtableSpan.count(raw(s), keys(s), begin, end, estimate);
+      assertTrue(count <= internalKeys, "a lower bound: " + count + " of " + internalKeys);
+      assertWithin(count, internalKeys, 1.0 / 16);
+    }
+  }
+
+  /**
+   * The seek behind the count. Bounded at the first live key, as the probe bounds it, "at least n internal keys"
+   * holds exactly for n = 3 up to what is there. With a live key inside the bound (one written into the span since
+   * it was sought) it holds for one more, since the seek examines that key too before it stops.
+   */
+  @ParameterizedTest(name = "{0} deletes, puts in the memtable too: {1}")
+  @CsvSource({"1, false", "2, false", "3, false", "7, false", "1, true", "2, true", "5, true"})
+  void theMemtableHoldsAtLeastNExactlyUpToWhatIsThere(int deletes, boolean putsInMemtable) throws Exception {
+    try (OmTestStore s = queueInSstBesideBucketA()) {
+      long internalKeys = memtableHead(s, deletes, putsInMemtable);
+      s.putKeys("v", "a", 0, 100); // live keys before the span
+      s.putKeys("v", "q", 40_000, 40_005); // and after it
+      byte[] begin = Keys.utf8("/v/q/");
+      byte[] firstLive = Keys.utf8("/v/q/" + OmTestStore.keyName(40_000));
+      for (long n = 3; n <= internalKeys + 3; n++) {
+        assertEquals(n <= internalKeys, MemtableSpan.holds(raw(s), keys(s), begin, firstLive, n),
+            "at least " + n + " of " + internalKeys + ", bounded at the first live key");
+        assertEquals(n <= internalKeys + 1, MemtableSpan.holds(raw(s), keys(s), begin, Keys.utf8("/v/q0"), n),
+            "at least " + n + " of " + internalKeys + ", a live key inside the bound");
+      }
+    }
+  }
+
+  /**
+   * Deletes of queue q into the memtable: of flushed keys (a tombstone each) or of keys put into the memtable
+   * first (tombstone and value). Returns the internal keys that leaves in the memtable.
+   */
+  private static long memtableHead(OmTestStore s, int deletes, boolean putsInMemtable) throws Exception {
+    if (putsInMemtable) {
+      s.putKeys("v", "q", 30_000, 30_000 + deletes);
+      s.deleteKeys("v", "q", 30_000, 30_000 + deletes);
+      return 2L * deletes;
+    }
+    s.deleteKeys("v", "q", 0, deletes);
+    return deletes;
+  }
+
+  private static org.rocksdb.RocksDB raw(OmTestStore s) {
+    return s.db().getManagedRocksDb().get();
+  }
+
+  private static org.rocksdb.ColumnFamilyHandle keys(OmTestStore s) {
+    return s.db().getColumnFamily(KEYS).getHandle();
+  }
+
   @ParameterizedTest(name = "estimate {0}, memtable holds some: {1} -> {2}")
   @CsvSource({
       "0, true, 1",     // the estimate missed what is there
@@ -182,11 +255,11 @@ class HeadProbeTest {
       "249, false, 2",  // the estimate overcounts: at most two can hide from the check
   })
   void theEstimateIsCheckedAgainstTheMemtable(long estimate, boolean holdsAny, long expected) {
-    assertEquals(expected, HeadProbe.checked(estimate, holdsAny));
+    assertEquals(expected, MemtableSpan.checked(estimate, holdsAny));
   }
 
   private static void assertWithin(long estimate, long actual, double tolerance) {
     assertTrue(Math.abs(estimate - actual) <= tolerance * actual,
-        "estimate " + estimate + " not within " + tolerance + " of RocksDB's count " + actual);
+        "estimate " + estimate + " not within " + tolerance + " of the true count " + actual);
   }
 }
