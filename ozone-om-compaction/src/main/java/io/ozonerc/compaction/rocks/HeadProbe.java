@@ -40,8 +40,9 @@ import org.rocksdb.Status;
  * the next bucket; a skip cap; no block-cache fill), so it runs on the raw {@code RocksDB}. It does so only while
  * holding a guarded iterator from {@link RocksDatabase#newIterator}: that iterator holds the store's close guard,
  * and {@link RocksDatabase#close} waits for every guard to be released before freeing the native handle. A store
- * closing under a probe therefore waits for the probe (at most {@link #MAX_SKIPS} skips per range) rather than
- * crashing the JVM. A probe never writes.
+ * closing under a probe therefore waits for the probe rather than crashing the JVM: per range, one seek of at most
+ * {@link #MAX_SKIPS} skips, and the count of the span's memtable part, a few times that at most
+ * ({@link MemtableSpan#count}). A probe never writes.
  */
 public final class HeadProbe {
   /**

@@ -200,6 +200,18 @@ class HeadProbeTest {
     }
   }
 
+  /** Fewer than 3 internal keys are below what a memtable seek sees: the estimate stands, capped at 2. */
+  @ParameterizedTest(name = "{0} deletes, estimate {1} -> {2}")
+  @CsvSource({"0, 0, 0", "0, 5, 2", "1, 1, 1", "1, 0, 0", "2, 2, 2", "2, 9, 2"})
+  void belowThreeTheCappedEstimateStands(int deletes, long estimate, long expected) throws Exception {
+    try (OmTestStore s = queueInSstBesideBucketA()) {
+      memtableHead(s, deletes, false);
+      s.putKeys("v", "a", 0, 1_000);
+      byte[] end = Keys.utf8("/v/q/" + OmTestStore.keyName(deletes));
+      assertEquals(expected, MemtableSpan.count(raw(s), keys(s), Keys.utf8("/v/q/"), end, estimate));
+    }
+  }
+
   /**
    * The seek behind the count. Bounded at the first live key, as the probe bounds it, "at least n internal keys"
    * holds exactly for n = 3 up to what is there. With a live key inside the bound (one written into the span since
