@@ -25,7 +25,7 @@ import org.rocksdb.Status;
  * Measures dead heads: for each range, one bounded seek finds the first live key; RocksDB's approximate sizes and
  * a count of the memtable's entries size the span before it.
  *
- * <h2>Why a seek and an estimate, not a count</h2>
+ * <h2>Why a seek and a size, not a count of the whole span</h2>
  * A reader pays for the internal keys between where it seeks and the first live key. RocksDB can tell us the
  * first live key cheaply (one seek, which itself steps over the dead head once) but not how many keys it stepped
  * over: the skip ticker is global and off by default in the OM, and 7.7.3's Java API has no per-iterator perf
@@ -41,7 +41,7 @@ import org.rocksdb.Status;
  * holding a guarded iterator from {@link RocksDatabase#newIterator}: that iterator holds the store's close guard,
  * and {@link RocksDatabase#close} waits for every guard to be released before freeing the native handle. A store
  * closing under a probe therefore waits for the probe rather than crashing the JVM: per range, one seek of at most
- * {@link #MAX_SKIPS} skips, and the count of the span's memtable part, a few times that at most
+ * {@link #MAX_SKIPS} skips, and the count of the span's memtable part, up to about 18 times that in skip-list steps
  * ({@link MemtableSpan#count}). A probe never writes.
  */
 public final class HeadProbe {
