@@ -49,9 +49,23 @@ class ReleaseArchiveTest {
       assertTrue(jar.getEntry("META-INF/services/org.apache.hadoop.ozone.freon.FreonSubcommand") != null);
     }
 
-    // The overlay: exactly the classes of the files the patches change, with the licence and the notice.
+    // The patches as they apply to a 2.2.0 source tree: one for each of dev-support/patches, the files it adds in it.
+    List<String> setNames;
+    List<String> shipped;
+    try (var s = Files.list(Path.of("..", "dev-support", "patches"))) {
+      setNames = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".patch")).sorted().toList();
+    }
+    try (var s = Files.list(top.resolve("patches"))) {
+      shipped = s.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+    assertEquals(setNames, shipped, "patches/ in the archive");
+    assertTrue(Files.readString(top.resolve("patches/HDDS-skip-hints-2.2.0.patch"))
+        .contains("\n+++ b/hadoop-hdds/framework/src/main/java/org/apache/hadoop/hdds/utils/db/SkipHints.java\n"),
+        "the skip-hints patch in the archive carries the SkipHints class it adds");
+
+    // The overlay: exactly the classes of the files the patches change or add, with the licence and the notice.
     Path overlay = top.resolve("patched-om/ozone-om-patched-" + v + "-ozone-2.2.0.jar");
-    List<String> patchedFiles = patchedJavaFiles(Path.of("..", "dev-support", "patches"));
+    List<String> patchedFiles = patchedJavaFiles(top.resolve("patches"));
     List<String> notInOverlay = new ArrayList<>();
     try (JarFile jar = new JarFile(overlay.toFile())) {
       assertTrue(jar.getEntry("META-INF/LICENSE") != null && jar.getEntry("META-INF/NOTICE") != null);
@@ -75,7 +89,7 @@ class ReleaseArchiveTest {
     }
   }
 
-  /** Class-path names (org/apache/.../X.java) of the files the patches change. */
+  /** Class-path names (org/apache/.../X.java) of the files the patches change or add. */
   static List<String> patchedJavaFiles(Path patches) throws Exception {
     Pattern target = Pattern.compile("^\\+\\+\\+ b/.*?/src/main/java/(\\S+\\.java)$", Pattern.MULTILINE);
     List<String> out = new ArrayList<>();

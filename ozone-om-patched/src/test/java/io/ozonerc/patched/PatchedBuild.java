@@ -10,8 +10,9 @@ import java.util.List;
 
 /**
  * What this module's build patched, and where a class was loaded from. The build writes
- * {@code target/generated-sources/ozone-patched/patched-files.txt} (upstream path and patches, one file a line) and
- * compiles those files into {@code target/classes}, which Maven puts before the Ozone jars on the test class path.
+ * {@code target/generated-sources/ozone-patched/patched-files.txt} (upstream path and patches, one file a line, the
+ * files the patches add included) and compiles those files, and the added ones from {@code src/main/java}, into
+ * {@code target/classes}, which Maven puts before the Ozone jars on the test class path.
  */
 public final class PatchedBuild {
   private PatchedBuild() { }
@@ -44,11 +45,10 @@ public final class PatchedBuild {
     return names;
   }
 
-  /** The classes a patch of the set adds (its file patch starts from /dev/null). */
+  /** The classes a patch of the set adds (its upstream file patch starts from /dev/null). */
   public static List<String> addedClassNames() throws IOException {
     List<String> names = new ArrayList<>();
-    try (java.util.stream.Stream<Path> patches = Files.list(UpstreamPatchCheckTest.repoRoot()
-        .resolve("dev-support/patches"))) {
+    try (java.util.stream.Stream<Path> patches = Files.list(UpstreamPatchCheckTest.upstreamPatches())) {
       for (Path patch : patches.filter(p -> p.toString().endsWith(".patch")).sorted().toList()) {
         for (io.ozonerc.patch.UnifiedDiff.FilePatch f : io.ozonerc.patch.UnifiedDiff.parse(Files.readString(patch))) {
           if (f.creates()) {

@@ -12,15 +12,15 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
 /**
- * A copy of the generated, patched {@code SkipHints.java} with one piece of text replaced (one safety step taken
+ * A copy of {@code SkipHints.java} (this module's source; the skip-hints patch adds it) with one piece of text replaced (one safety step taken
  * out), compiled here into its own class directory. {@link #jvm()} runs a main on the patched classes with that
  * copy ahead of them, so a test can show its scenario tells the real class from the broken one.
  *
  * <p>Replacements are written with {@code \n} (backslash, n) for a line break, so they fit a {@code @CsvSource} row.
  */
 record SkipHintsMutant(Path work, Path classes) {
-  static final Path GENERATED = PatchedBuild.moduleDir()
-      .resolve("target/generated-sources/ozone-patched/org/apache/hadoop/hdds/utils/db/SkipHints.java");
+  static final Path SOURCE = PatchedBuild.moduleDir()
+      .resolve("src/main/java/org/apache/hadoop/hdds/utils/db/SkipHints.java");
 
   /** The retire a put does (on announce and on settle): without it a hint learned earlier stays past a new key. */
   static final String RETIRE_FROM = "  private void retire(byte[] key) {\\n    if (size == 0) {";
@@ -28,11 +28,11 @@ record SkipHintsMutant(Path work, Path classes) {
 
   /**
    * Compiles {@code SkipHints.java} with {@code from} replaced by {@code to} into
-   * {@code target/om-jvm/skip-hint-mutant-NAME}. Fails if the source no longer has {@code from} (the patch changed
+   * {@code target/om-jvm/skip-hint-mutant-NAME}. Fails if the source no longer has {@code from} (the source changed
    * under the test) or if the copy does not compile.
    */
   static SkipHintsMutant compile(String name, String from, String to) throws Exception {
-    String source = Files.readString(GENERATED);
+    String source = Files.readString(SOURCE);
     String unescapedFrom = from.replace("\\n", "\n");
     assertTrue(source.contains(unescapedFrom), "SkipHints.java no longer has the " + name + " step: " + from);
     Path work = Path.of("target/om-jvm/skip-hint-mutant-" + name).toAbsolutePath();

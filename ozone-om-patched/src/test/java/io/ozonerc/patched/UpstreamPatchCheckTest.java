@@ -10,6 +10,7 @@ import io.ozonerc.patch.PatchedSources;
 import io.ozonerc.patch.UnifiedDiff;
 import io.ozonerc.patch.UnifiedDiff.FilePatch;
 import io.ozonerc.patch.UnifiedDiff.PatchException;
+import io.ozonerc.patch.UpstreamPatch;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,7 +36,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Keeps {@code dev-support/patches/*.patch} from rotting: each patch must apply exactly (no fuzz, no offset) to the
+ * Keeps the patch set from rotting. It checks the patches as an Ozone developer gets them: the build's
+ * {@code target/upstream-patches/*.patch}, which are {@code dev-support/patches/*.patch} with the files they add
+ * (this module's {@code src/main/java}) put back in; they must hold every change of {@code dev-support/patches}
+ * and nothing else. Each patch must apply exactly (no fuzz, no offset) to the
  * Ozone 2.2.0 source files it touches, read from the {@code -sources} jars the build copied to
  * {@code target/ozone-sources}, and the patched files must compile, each patch alone, against the Ozone 2.2.0 jars
  * and this project's modules (the test class path without this module's own patched classes). {@code git apply}
@@ -45,7 +49,7 @@ class UpstreamPatchCheckTest {
   private static final String OZONE_VERSION = "2.2.0";
 
   static Stream<Path> patches() throws IOException {
-    Path dir = repoRoot().resolve("dev-support/patches");
+    Path dir = upstreamPatches();
     List<Path> found;
     try (Stream<Path> s = Files.list(dir)) {
       found = s.filter(p -> p.getFileName().toString().endsWith(".patch")).sorted().toList();
@@ -81,7 +85,7 @@ class UpstreamPatchCheckTest {
     // A patch on top of others compiles with their other files too (what it calls may be added there).
     List<Path> withBases = new ArrayList<>(patchedSources);
     for (String base : bases) {
-      for (FilePatch b : UnifiedDiff.parse(Files.readString(repoRoot().resolve("dev-support/patches").resolve(base)))) {
+      for (FilePatch b : UnifiedDiff.parse(Files.readString(upstreamPatches().resolve(base)))) {
         Path out = tmp.resolve("src").resolve(javaPath(b.path()));
         if (files.stream().noneMatch(f -> f.path().equals(b.path())) && !Files.exists(out)) {
           Files.createDirectories(out.getParent());
@@ -131,7 +135,7 @@ class UpstreamPatchCheckTest {
 
   /** Applies one patch's hunks for {@code className} (a path without .java) alone; returns the compiled class. */
   private static String patchedBytecode(String patchName, String className, Path tmp) throws Exception {
-    Path patchFile = repoRoot().resolve("dev-support/patches").resolve(patchName);
+    Path patchFile = upstreamPatches().resolve(patchName);
     FilePatch fp = UnifiedDiff.parse(Files.readString(patchFile)).stream()
         .filter(f -> f.path().endsWith("/" + className + ".java")).findFirst()
         .orElseThrow(() -> new AssertionError(patchFile + " does not touch " + className));
@@ -167,8 +171,13 @@ class UpstreamPatchCheckTest {
       gitApply(patch, tree, tmp.resolve("git-apply.log"));
     }
     Path generated = PatchedBuild.moduleDir().resolve("target/generated-sources/ozone-patched");
+    Path added = PatchedBuild.moduleDir().resolve("src/main/java");
     for (Map.Entry<String, Path> e : touched.entrySet()) {
-      assertEquals(Files.readString(e.getValue()), Files.readString(generated.resolve(javaPath(e.getKey()))),
+      Path built = generated.resolve(javaPath(e.getKey()));
+      if (!Files.exists(built)) {
+        built = added.resolve(javaPath(e.getKey()));
+      }
+      assertEquals(Files.readString(e.getValue()), Files.readString(built),
           "the build's " + e.getKey() + " differs from git apply of " + all.size() + " patches");
     }
   }
@@ -192,7 +201,7 @@ class UpstreamPatchCheckTest {
     String original = readFromSourcesJar(f.path());
     List<FilePatch> under = new ArrayList<>();
     for (String base : bases) {
-      Path basePatch = repoRoot().resolve("dev-support/patches").resolve(base);
+      Path basePatch = upstreamPatches().resolve(base);
       for (FilePatch b : UnifiedDiff.parse(Files.readString(basePatch))) {
         if (b.path().equals(f.path())) {
           under.add(b);
@@ -273,6 +282,53 @@ class UpstreamPatchCheckTest {
     } catch (PatchException e) {
       throw new AssertionError(e.getMessage(), e);
     }
+  }
+
+  /** The patches as the build wrote them for upstream: dev-support/patches with their added files put back in. */
+  static Path upstreamPatches() {
+    return PatchedBuild.moduleDir().resolve("target/upstream-patches");
+  }
+
+  /**
+   * The upstream patches are exactly the set in dev-support/patches, each with the new-file diffs of the sources its
+   * "Adds:" line names, and those diffs recreate this module's sources byte for byte; every source there is added by
+   * some patch (else it would ship in the OM overlay and in no upstream change).
+   */
+  @Test
+  void upstreamPatchesAreTheSetWithItsAddedSources() throws Exception {
+    Path set = repoRoot().resolve("dev-support/patches");
+    List<String> names;
+    try (Stream<Path> s = Files.list(set)) {
+      names = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".patch")).sorted().toList();
+    }
+    try (Stream<Path> s = Files.list(upstreamPatches())) {
+      assertEquals(names, s.map(p -> p.getFileName().toString()).sorted().toList());
+    }
+    Path sources = PatchedBuild.moduleDir().resolve("src/main/java");
+    List<String> addedSources = new ArrayList<>();
+    for (String name : names) {
+      String text = Files.readString(set.resolve(name));
+      String upstream = Files.readString(upstreamPatches().resolve(name));
+      String withoutAdded = text;
+      for (String path : UpstreamPatch.adds(text)) {
+        FilePatch created = UnifiedDiff.parse(upstream).stream().filter(f -> f.path().equals(path)).findFirst()
+            .orElseThrow(() -> new AssertionError(name + " adds " + path + " but its upstream patch lacks it"));
+        assertTrue(created.creates(), path);
+        assertEquals(Files.readString(sources.resolve(javaPath(path))), UnifiedDiff.apply("", created),
+            "the upstream " + name + " does not recreate " + path);
+        addedSources.add(javaPath(path));
+      }
+      List<String> upstreamPaths = UnifiedDiff.parse(upstream).stream().map(FilePatch::path).toList();
+      List<String> setPaths = new ArrayList<>(UnifiedDiff.parse(withoutAdded).stream().map(FilePatch::path).toList());
+      setPaths.addAll(UpstreamPatch.adds(text));
+      assertEquals(setPaths.stream().sorted().toList(), upstreamPaths.stream().sorted().toList(), name);
+    }
+    List<String> present;
+    try (Stream<Path> s = Files.walk(sources)) {
+      present = s.filter(p -> p.toString().endsWith(".java")).map(p -> sources.relativize(p).toString()).sorted()
+          .toList();
+    }
+    assertEquals(present, addedSources.stream().sorted().toList(), "sources in " + sources + " no patch adds");
   }
 
   /** The directory holding dev-support/ (surefire runs in the module directory). */

@@ -25,13 +25,18 @@ import java.util.zip.ZipFile;
  * ({@code --- /dev/null}) starts from the empty text. Only those files are written; everything else
  * stays as the release jars have it.
  *
+ * <p>A file a patch adds may instead live as ordinary source under ADDED_DIR, named by the patch's
+ * {@value UpstreamPatch#ADDS} line: it is compiled from there, not written to OUT_DIR, and every file under ADDED_DIR
+ * must be added by exactly one patch. Each patch is also written to UPSTREAM_DIR as an Ozone developer applies it,
+ * its added files put back in ({@link UpstreamPatch#render}).
+ *
  * <pre>
- * java io.ozonerc.patch.PatchedSources PATCH_DIR SOURCES_JAR_DIR OUT_DIR
+ * java io.ozonerc.patch.PatchedSources PATCH_DIR ADDED_DIR SOURCES_JAR_DIR OUT_DIR UPSTREAM_DIR
  * </pre>
  *
- * OUT_DIR is emptied first, so a patch taken out of PATCH_DIR leaves nothing behind; it then holds the Java files
- * under their package path and {@code patched-files.txt}, one line per file: its path in the upstream tree and the
- * patches that changed it.
+ * OUT_DIR and UPSTREAM_DIR are emptied first, so a patch taken out of PATCH_DIR leaves nothing behind; OUT_DIR then
+ * holds the Java files under their package path and {@code patched-files.txt}, one line per file the set changes or
+ * adds: its path in the upstream tree and the patches that touch it.
  */
 public final class PatchedSources {
   /** Where Java sources start in an upstream module, as a patch names them (patch -p1 layout). */
@@ -43,27 +48,46 @@ public final class PatchedSources {
   private PatchedSources() { }
 
   public static void main(String[] args) throws IOException, PatchException {
-    if (args.length != 3) {
-      throw new IllegalArgumentException("usage: PatchedSources PATCH_DIR SOURCES_JAR_DIR OUT_DIR, got "
-          + List.of(args));
+    if (args.length != 5) {
+      throw new IllegalArgumentException("usage: PatchedSources PATCH_DIR ADDED_DIR SOURCES_JAR_DIR OUT_DIR "
+          + "UPSTREAM_DIR, got " + List.of(args));
     }
-    Map<String, List<String>> written = write(Path.of(args[0]), Path.of(args[1]), Path.of(args[2]));
+    Map<String, List<String>> written = write(Path.of(args[0]), Path.of(args[1]), Path.of(args[2]),
+        Path.of(args[3]), Path.of(args[4]));
     System.out.println("[patched-sources] " + written.size() + " file(s) from " + Path.of(args[0]).normalize()
-        + " -> " + Path.of(args[2]).normalize());
+        + " -> " + Path.of(args[3]).normalize() + ", upstream patches -> " + Path.of(args[4]).normalize());
   }
 
-  /** Writes the patched files; returns each file's upstream path with the names of the patches that touch it. */
-  public static Map<String, List<String>> write(Path patchDir, Path jarDir, Path out)
+  /**
+   * Writes the patched files and the upstream patches; returns each file's upstream path with the names of the
+   * patches that touch it (added files included).
+   */
+  public static Map<String, List<String>> write(Path patchDir, Path addedDir, Path jarDir, Path out, Path upstream)
       throws IOException, PatchException {
     Map<String, List<FilePatch>> byFile = new TreeMap<>();
     Map<String, List<String>> patchNames = new TreeMap<>();
     Map<String, List<String>> bases = new TreeMap<>();
+    Map<String, String> upstreamTexts = new TreeMap<>();
+    List<String> unclaimed = javaFiles(addedDir);
     for (Path patch : list(patchDir, ".patch")) {
       String name = patch.getFileName().toString();
       String text = Files.readString(patch);
       List<FilePatch> files;
+      Map<String, String> added = new TreeMap<>();
       try {
-        files = UnifiedDiff.parse(text);
+        for (String path : UpstreamPatch.adds(text)) {
+          String javaPath = javaPath(path);
+          if (!unclaimed.remove(javaPath)) {
+            throw new PatchException("adds " + path + ", but " + addedDir.resolve(javaPath) + " is not there or "
+                + "another patch adds it");
+          }
+          added.put(path, Files.readString(addedDir.resolve(javaPath), StandardCharsets.UTF_8));
+          patchNames.computeIfAbsent(path, k -> new ArrayList<>()).add(name);
+        }
+        String upstreamText = UpstreamPatch.render(text, added);
+        checkAddedRoundTrip(upstreamText, added);
+        upstreamTexts.put(name, upstreamText);
+        files = text.contains("\n--- ") ? UnifiedDiff.parse(text) : List.of();
       } catch (PatchException e) {
         throw new PatchException(name + ": " + e.getMessage());
       }
@@ -81,9 +105,24 @@ public final class PatchedSources {
         }
       }
     }
+    for (String changed : byFile.keySet()) {
+      if (patchNames.get(changed).size() > byFile.get(changed).size()) {
+        throw new PatchException(patchNames.get(changed) + ": " + changed + " is added from " + addedDir
+            + " by one patch and changed by a diff in another; change the source instead");
+      }
+    }
+    if (!unclaimed.isEmpty()) {
+      throw new PatchException(unclaimed + " under " + addedDir + " added by no patch of " + patchDir + " (no '"
+          + UpstreamPatch.ADDS + "' line names them): they would ship in the OM overlay and in no upstream change");
+    }
     List<Path> jars = list(jarDir, "-sources.jar");
     deleteRecursively(out);
     Files.createDirectories(out);
+    deleteRecursively(upstream);
+    Files.createDirectories(upstream);
+    for (Map.Entry<String, String> u : upstreamTexts.entrySet()) {
+      Files.writeString(upstream.resolve(u.getKey()), u.getValue(), StandardCharsets.UTF_8);
+    }
     StringBuilder listing = new StringBuilder();
     for (Map.Entry<String, List<FilePatch>> e : byFile.entrySet()) {
       String javaPath = javaPath(e.getKey());
@@ -98,10 +137,32 @@ public final class PatchedSources {
       Path target = out.resolve(javaPath);
       Files.createDirectories(target.getParent());
       Files.writeString(target, patched, StandardCharsets.UTF_8);
-      listing.append(e.getKey()).append(' ').append(String.join(",", names)).append('\n');
+    }
+    for (Map.Entry<String, List<String>> e : patchNames.entrySet()) {
+      listing.append(e.getKey()).append(' ').append(String.join(",", e.getValue())).append('\n');
     }
     Files.writeString(out.resolve(LISTING), listing.toString(), StandardCharsets.UTF_8);
     return new LinkedHashMap<>(patchNames);
+  }
+
+  /** An upstream patch recreates each added file exactly (what git apply would write is what the build compiled). */
+  private static void checkAddedRoundTrip(String upstreamText, Map<String, String> added) throws PatchException {
+    for (FilePatch f : UnifiedDiff.parse(upstreamText)) {
+      if (added.containsKey(f.path()) && !UnifiedDiff.apply("", f).equals(added.get(f.path()))) {
+        throw new PatchException(f.path() + ": the rendered new-file diff does not recreate the source");
+      }
+    }
+  }
+
+  /** The Java files under {@code dir} as paths below it with '/' separators; none if it does not exist. */
+  static List<String> javaFiles(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return new ArrayList<>();
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      return new ArrayList<>(s.filter(p -> p.toString().endsWith(".java"))
+          .map(p -> dir.relativize(p).toString().replace(java.io.File.separatorChar, '/')).sorted().toList());
+    }
   }
 
   /**
