@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.hdds.utils.db.FamilyWriteScenario;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -54,6 +55,35 @@ class SkipHintRacesTest {
     }
     assertTrue(failed.contains(scenario), "without the " + step + " step " + scenario + " still passes:\n"
         + String.join("\n", lines));
+    System.out.println("without the " + step + " step:\n" + String.join("\n", lines));
+  }
+
+  /**
+   * The steps that announce a put to its column family's hints, each taken out of a compiled copy of the patched
+   * file that holds it: the writers that pass there must then write past a hint and lose their key in
+   * {@link FamilyWriteScenario}, while the other writers still pass.
+   */
+  @ParameterizedTest(name = "without {0}")
+  @CsvSource(delimiter = '|', value = {
+      "batch-announce|RDBBatchOperation.java|    hints.announce(key);\\n    runAfterClose(() -> hints.settle(key));"
+          + "|    return;|SECOND_TABLE_OBJECT_BATCH RAW_TABLE_BATCH",
+      "direct-put-announce|RocksDatabase.java|final SkipHints hints = family.getSkipHints();\\n    final byte[] announced"
+          + "|final SkipHints hints = null;\\n    final byte[] announced|SECOND_TABLE_OBJECT_DIRECT_PUT RAW_TABLE_DIRECT_PUT",
+      "ingest-announce|RocksDatabase.java|final SkipHints hints = family.getSkipHints();\\n    if (hints != null) {"
+          + "\\n      hints.announceEverything();|final SkipHints hints = null;\\n    if (hints != null) {"
+          + "\\n      hints.announceEverything();|INGESTED_FILE",
+  })
+  void removingAWriteHookLetsItsWritersPastTheHint(String step, String file, String from, String to, String writers)
+      throws Exception {
+    SkipHintsMutant mutant = SkipHintsMutant.compile(step, SkipHintsMutant.GENERATED.resolve(file), from, to);
+    List<String> lines = mutant.jvm().run(FamilyWriteScenario.class, mutant.work(), 300);
+    List<String> broken = List.of(writers.split(" "));
+    assertEquals(FamilyWriteScenario.Writer.values().length, lines.size(), String.join("\n", lines));
+    for (String line : lines) {
+      String writer = line.split("[ :]")[1];
+      assertEquals(broken.contains(writer), line.startsWith("FAIL "), "without the " + step + " step:\n"
+          + String.join("\n", lines));
+    }
     System.out.println("without the " + step + " step:\n" + String.join("\n", lines));
   }
 }

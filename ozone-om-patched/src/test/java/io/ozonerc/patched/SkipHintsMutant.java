@@ -12,7 +12,8 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
 /**
- * A copy of {@code SkipHints.java} (this module's source; the skip-hints patch adds it) with one piece of text replaced (one safety step taken
+ * A copy of {@code SkipHints.java} (this module's source; the skip-hints patch adds it), or of another patched file
+ * of its package, with one piece of text replaced (one safety step taken
  * out), compiled here into its own class directory. {@link #jvm()} runs a main on the patched classes with that
  * copy ahead of them, so a test can show its scenario tells the real class from the broken one.
  *
@@ -26,26 +27,35 @@ record SkipHintsMutant(Path work, Path classes) {
   static final String RETIRE_FROM = "  private void retire(byte[] key) {\\n    if (size == 0) {";
   static final String RETIRE_TO = "  private void retire(byte[] key) {\\n    if (true) {";
 
+  /** The patched 2.2.0 files of the skip hints' package, as the build generated them. */
+  static final Path GENERATED = PatchedBuild.moduleDir()
+      .resolve("target/generated-sources/ozone-patched/org/apache/hadoop/hdds/utils/db");
+
   /**
    * Compiles {@code SkipHints.java} with {@code from} replaced by {@code to} into
    * {@code target/om-jvm/skip-hint-mutant-NAME}. Fails if the source no longer has {@code from} (the source changed
    * under the test) or if the copy does not compile.
    */
   static SkipHintsMutant compile(String name, String from, String to) throws Exception {
-    String source = Files.readString(SOURCE);
+    return compile(name, SOURCE, from, to);
+  }
+
+  /** As {@link #compile(String, String, String)}, for another source file of the package (every place replaced). */
+  static SkipHintsMutant compile(String name, Path source, String from, String to) throws Exception {
+    String text = Files.readString(source);
     String unescapedFrom = from.replace("\\n", "\n");
-    assertTrue(source.contains(unescapedFrom), "SkipHints.java no longer has the " + name + " step: " + from);
+    assertTrue(text.contains(unescapedFrom), source.getFileName() + " no longer has the " + name + " step: " + from);
     Path work = Path.of("target/om-jvm/skip-hint-mutant-" + name).toAbsolutePath();
-    Path src = work.resolve("src/org/apache/hadoop/hdds/utils/db/SkipHints.java");
+    Path src = work.resolve("src/org/apache/hadoop/hdds/utils/db").resolve(source.getFileName());
     Files.createDirectories(src.getParent());
-    Files.writeString(src, source.replace(unescapedFrom, to.replace("\\n", "\n")));
+    Files.writeString(src, text.replace(unescapedFrom, to.replace("\\n", "\n")));
     Path classes = work.resolve("classes");
     Files.createDirectories(classes);
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     String cp = String.join(File.pathSeparator, OmJvm.patched().classPath());
     int rc = javac.run(null, null, null, "-classpath", cp, "-d", classes.toString(), "-proc:none", "-nowarn",
         "-encoding", StandardCharsets.UTF_8.name().toLowerCase(Locale.ROOT), src.toString());
-    assertEquals(0, rc, "the SkipHints without the " + name + " step does not compile");
+    assertEquals(0, rc, "the " + source.getFileName() + " without the " + name + " step does not compile");
     return new SkipHintsMutant(work, classes);
   }
 

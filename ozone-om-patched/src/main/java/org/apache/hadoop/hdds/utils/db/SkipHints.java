@@ -23,13 +23,11 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Function;
 import org.apache.hadoop.hdds.conf.ConfigurationSource;
 import org.apache.hadoop.hdds.utils.db.managed.ManagedRocksIterator;
 import org.apache.hadoop.metrics2.MetricsCollector;
@@ -50,11 +48,19 @@ import org.slf4j.LoggerFactory;
  * this table asked to seek to a key in [S, H) seeks to H instead. Hints are learned from the seeks the readers make
  * anyway, and advanced when a seek that used a hint finds its first live key further on.
  *
- * <p>Why a hint never hides a live key (the write path announces every put, {@link TypedTable} calls these):
+ * <p>Why a hint never hides a live key. It rests on two properties of RocksDB as the OM opens it: an iterator
+ * without a snapshot sees exactly the writes whose commit had returned when it was created (its view), and a write
+ * is visible to every iterator created after its commit returned. Both hold with Ozone's options; RocksDB's
+ * unordered_write breaks the second, and {@link Group#attach} refuses a store opened with it. The hint state
+ * belongs to a column family of one open store ({@link RocksDatabase.ColumnFamily}), and the steps that carry the
+ * proof sit where every writer of that family passes, whatever table object it holds:
  * <ul>
- *   <li>{@link #announce} runs before the key can reach RocksDB or the table cache; {@link #settle} runs after the
- *       write batch that holds it was committed (the batch is closed) or, for a cache entry, after the double
- *       buffer cleaned its epoch (which it does after the commit). Between the two the key is <em>pending</em>.
+ *   <li>{@link #announce} runs before a put can reach RocksDB: in {@code RDBBatchOperation.put} (for a batch) and
+ *       {@code RocksDatabase.put} (a direct put); {@code RocksDatabase.ingestExternalFile} announces every key.
+ *       {@link #settle} runs after the put is visible: when the batch is closed (after its commit), when the direct
+ *       put returned. Between the two the key is <em>pending</em>. (TypedTable also announces a cache entry and
+ *       settles it when the double buffer cleans its epoch; that only retires a hint sooner: a listing reads the
+ *       cache apart from RocksDB, and the batch that commits the entry announces it anyway.)
  *   <li>Both retire every hint whose [S, H) holds the key; settle also records the key, with a sequence number, in
  *       a ring of recently settled keys.
  *   <li>A reader reads the hint (and the settled sequence number) <em>before</em> RocksDB takes its iterator's view,
@@ -66,11 +72,12 @@ import org.slf4j.LoggerFactory;
  *       check, or settled before it (then in the ring), or announced after the install (then its announce retires
  *       the hint before the put reaches RocksDB). A ring that overflowed refuses the install.
  * </ul>
- * Deletes need nothing: a deleted key never makes a dead span live. The map, the pending set and the ring belong
- * to one {@link TypedTable} object, so whatever builds new tables (a restart, a checkpoint install, reloading the
- * OM state) starts without hints; the OM gives hints only to the store its metadata manager opens in start(), so
- * snapshot and checkpoint DBs get none. See docs/skip-hints.md of the repository that carries
- * this patch for the full argument.
+ * Deletes need nothing: a deleted key never makes a dead span live. Whatever opens a new store (a restart, a
+ * checkpoint install, reloading the OM state) makes new column family objects, so it starts without hints; the OM
+ * gives hints only to the store its metadata manager opens in start(), so snapshot and checkpoint DBs get none.
+ * A write that bypasses Ozone's framework (the raw RocksDB handle) is not seen and must not be made into a hinted
+ * family. Memory: the records of cache puts are bounded ({@link #MAX_CACHED}); a batch's records last as long as
+ * the batch. See docs/skip-hints.md of the repository that carries this patch for the full argument.
  */
 public final class SkipHints {
   private static final Logger LOG = LoggerFactory.getLogger(SkipHints.class);
@@ -81,13 +88,28 @@ public final class SkipHints {
   /** The most hints one table keeps; the least recently used one goes first. */
   public static final String MAX_ENTRIES_KEY = "ozone.om.list.skip.hints.max.entries";
   public static final int MAX_ENTRIES_DEFAULT = 100_000;
-  /** The OM tables that get hints. */
+  /**
+   * The OM tables that get hints. Not directoryTable: the OM reads it through io.ozonerc's KeyAwareDirectoryTable
+   * (the trimmed-directory patch, which this one applies after), whose iterators are Ozone 2.2.0's unbounded
+   * prefix iterators, never the bounded ones hints work in; its puts would be announced for no reader.
+   */
   public static final List<String> TABLES = Collections.unmodifiableList(Arrays.asList(
-      "keyTable", "fileTable", "directoryTable", "openKeyTable", "openFileTable", "deletedTable",
+      "keyTable", "fileTable", "openKeyTable", "openFileTable", "deletedTable",
       "deletedDirectoryTable", "multipartInfoTable"));
 
   private static final byte SEPARATOR = '/';
   private static final int RING_SIZE = 4096;
+  /**
+   * The most cache puts one table keeps pending records of: 10,000 unflushed transactions (the OM's default
+   * ozone.om.unflushed.transaction.max.count) of 20 puts each. A cache put whose epoch is never cleaned (a
+   * transaction a checkpoint install dropped) would otherwise stay pending for good. Past the bound the oldest
+   * epochs are settled early, which is safe because the cache records carry no part of the argument (the batch
+   * that commits a put announces it again). At the bound, with 60-byte keys, the records hold about 34 MB
+   * (docs/facts.md of the repository that carries this patch). Batch and direct puts are not bounded: each is
+   * settled when its batch is closed or its put returns, so their records last as long as the batch, which holds
+   * the keys itself.
+   */
+  static final long MAX_CACHED = 200_000;
   private static final byte[] TABLE_START = new byte[0];
 
   private final String table;
@@ -101,7 +123,9 @@ public final class SkipHints {
   private final AtomicLong pendingCount = new AtomicLong();
   /** Writes that may touch any key (an ingested file) in progress. */
   private final AtomicInteger pendingEverything = new AtomicInteger();
-  private final ConcurrentHashMap<Long, List<byte[]>> cachedByEpoch = new ConcurrentHashMap<>();
+  /** Cache puts by epoch, oldest first, until the epoch is cleaned; at most about MAX_CACHED keys. */
+  private final ConcurrentSkipListMap<Long, List<byte[]>> cachedByEpoch = new ConcurrentSkipListMap<>();
+  private final AtomicLong cachedCount = new AtomicLong();
   private final AtomicLong settled = new AtomicLong();
   private final AtomicReferenceArray<Settled> ring = new AtomicReferenceArray<>(RING_SIZE);
   private volatile String brokenBecause;
@@ -129,11 +153,15 @@ public final class SkipHints {
 
   // ---- write path -------------------------------------------------------------------------------------------
 
-  /** A put of {@code key} is about to reach the cache or a batch: it is pending until {@link #settle}. */
-  void announce(byte[] key) {
+  /**
+   * A put of {@code key} is about to reach RocksDB (or the cache): it is pending until {@link #settle}. The caller
+   * must not change {@code key} afterwards. Returns {@code key}.
+   */
+  byte[] announce(byte[] key) {
     pendingCount.incrementAndGet();
     pending.merge(key, 1, Integer::sum);
     retire(key);
+    return key;
   }
 
   /** The put announced for {@code key} is in RocksDB (or was dropped): it is no longer pending. */
@@ -144,30 +172,34 @@ public final class SkipHints {
     retire(key);
   }
 
-  /** A cache put at {@code epoch}: pending until {@link #cacheCleaned} names the epoch. */
+  /**
+   * A cache put at {@code epoch}: pending until {@link #cacheCleaned} names the epoch, or until the records pass
+   * {@link #MAX_CACHED} and its epoch is among the oldest.
+   */
   void announceCached(byte[] key, long epoch) {
     announce(key);
     cachedByEpoch.computeIfAbsent(epoch, e -> Collections.synchronizedList(new ArrayList<>())).add(key);
+    if (cachedCount.incrementAndGet() > MAX_CACHED) {
+      Map.Entry<Long, List<byte[]>> oldest = cachedByEpoch.pollFirstEntry();
+      if (oldest != null) {
+        settleAll(oldest.getValue());
+      }
+    }
   }
 
   void cacheCleaned(List<Long> epochs) {
     for (Long epoch : epochs) {
       List<byte[]> keys = cachedByEpoch.remove(epoch);
       if (keys != null) {
-        synchronized (keys) {
-          keys.forEach(this::settle);
-        }
+        settleAll(keys);
       }
     }
   }
 
-  /** A put added to {@code batch}: pending until the batch is closed (after its commit, if it is committed). */
-  void announceBatched(BatchOperation batch, byte[] key) {
-    if (batch instanceof RDBBatchOperation) {
-      announce(key);
-      ((RDBBatchOperation) batch).runAfterClose(() -> settle(key));
-    } else {
-      breakFor("a put went into a batch of unknown kind " + batch.getClass().getName());
+  private void settleAll(List<byte[]> cached) {
+    synchronized (cached) {
+      cached.forEach(this::settle);
+      cachedCount.addAndGet(-cached.size());
     }
   }
 
@@ -196,6 +228,14 @@ public final class SkipHints {
       }
     }
     clear();
+  }
+
+  /** The bytes from {@code buffer}'s position to its limit; the buffer is left as it was. */
+  static byte[] bytesOf(java.nio.ByteBuffer buffer) {
+    final java.nio.ByteBuffer d = buffer.duplicate();
+    final byte[] out = new byte[d.remaining()];
+    d.get(out);
+    return out;
   }
 
   private void record(byte[] key) {
@@ -537,19 +577,32 @@ public final class SkipHints {
     }
 
     /**
-     * Gives every table of {@link #TABLES} that {@code tables} returns as a {@link TypedTable} fresh hints; tables
-     * of the previous store are dropped. Call before the store takes writes.
+     * Gives the column family of every table of {@link #TABLES} in {@code store} fresh hints, which every writer
+     * and reader of the family then finds through it, whatever table object it holds; the previous store's hints
+     * are dropped. Call before the store takes writes.
+     *
+     * @throws IllegalStateException if the store's RocksDB options let a write return before a new iterator sees
+     *     it (unordered_write): the argument in the class comment needs the opposite
      */
-    public void attach(Function<String, Table<?, ?>> tableByName) {
+    public void attach(DBStore store) {
+      if (!(store instanceof RDBStore)) {
+        LOG.info("No skip hints: the store is a {}, not an RDBStore", store.getClass().getName());
+        tables = Collections.emptyList();
+        return;
+      }
+      final RocksDatabase db = ((RDBStore) store).getDb();
+      if (db.unorderedWrite()) {
+        throw new IllegalStateException("Skip hints need RocksDB writes to be visible once they return, which "
+            + "unordered_write=true in the OM's RocksDB options does not promise: remove it, or set "
+            + ENABLED_KEY + "=false");
+      }
       List<SkipHints> attached = new ArrayList<>();
       for (String name : TABLES) {
-        Table<?, ?> t = tableByName.apply(name);
-        if (t instanceof TypedTable) {
+        final RocksDatabase.ColumnFamily family = db.getColumnFamily(name);
+        if (family != null) {
           SkipHints h = new SkipHints(name, settings);
-          ((TypedTable<?, ?>) t).setSkipHints(h);
+          family.setSkipHints(h);
           attached.add(h);
-        } else if (t != null) {
-          LOG.info("No skip hints for {}: it is a {}, not a TypedTable", name, t.getClass().getName());
         }
       }
       tables = Collections.unmodifiableList(attached);
