@@ -38,7 +38,7 @@ final class SkipHintSpans {
    */
   static Map<ByteBuffer, byte[]> of(OMMetadataManager metadata, String table, List<KeyRange> ranges) {
     try {
-      Method groupGetter = publicMethod(metadata.getClass(), "getSkipHints");
+      Method groupGetter = GETTERS.get(metadata.getClass());
       if (groupGetter == null || ranges.isEmpty()) {
         return Map.of(); // stock OM classes
       }
@@ -46,11 +46,11 @@ final class SkipHintSpans {
       if (group == null) {
         return Map.of(); // a store without hints (stopped, snapshot)
       }
-      for (Object hints : (List<?>) group.getClass().getMethod("tables").invoke(group)) {
-        if (table.equals(hints.getClass().getMethod("table").invoke(hints))) {
+      for (Object hints : (List<?>) TABLES.get(group.getClass()).invoke(group)) {
+        Method[] api = HINTS.get(hints.getClass());
+        if (table.equals(api[0].invoke(hints))) {
           byte[][] starts = ranges.stream().map(KeyRange::begin).toArray(byte[][]::new);
-          byte[][] found = (byte[][]) hints.getClass().getMethod("hintsAt", byte[][].class)
-              .invoke(hints, (Object) starts);
+          byte[][] found = (byte[][]) api[1].invoke(hints, (Object) starts);
           Map<ByteBuffer, byte[]> out = new HashMap<>();
           for (int i = 0; i < starts.length; i++) {
             if (found[i] != null) {
@@ -61,8 +61,10 @@ final class SkipHintSpans {
         }
       }
       return Map.of();
-    } catch (ReflectiveOperationException | ClassCastException | ArrayIndexOutOfBoundsException e) {
-      Throwable cause = e instanceof InvocationTargetException ite && ite.getCause() != null ? ite.getCause() : e;
+    } catch (ReflectiveOperationException | ClassCastException | ArrayIndexOutOfBoundsException
+        | IllegalStateException e) {
+      Throwable cause = e instanceof InvocationTargetException ite && ite.getCause() != null ? ite.getCause()
+          : e.getCause() instanceof NoSuchMethodException ? e.getCause() : e;
       if (WARNED.compareAndSet(false, true)) {
         LOG.warn("Cannot read the OM's skip hints ({}); dead heads are probed with seeks instead", cause.toString());
       }
@@ -70,11 +72,40 @@ final class SkipHintSpans {
     }
   }
 
-  private static Method publicMethod(Class<?> type, String name) {
+  /** The metadata manager's {@code getSkipHints()}, or null (stock classes); looked up once per class. */
+  private static final ClassValue<Method> GETTERS = new ClassValue<>() {
+    @Override
+    protected Method computeValue(Class<?> type) {
+      try {
+        return type.getMethod("getSkipHints");
+      } catch (NoSuchMethodException e) {
+        return null;
+      }
+    }
+  };
+
+  /** The hint group's {@code tables()}; looked up once per class. */
+  private static final ClassValue<Method> TABLES = new ClassValue<>() {
+    @Override
+    protected Method computeValue(Class<?> type) {
+      return method(type, "tables");
+    }
+  };
+
+  /** A table's hints' {@code table()} and {@code hintsAt(byte[][])}; looked up once per class. */
+  private static final ClassValue<Method[]> HINTS = new ClassValue<>() {
+    @Override
+    protected Method[] computeValue(Class<?> type) {
+      return new Method[] {method(type, "table"), method(type, "hintsAt", byte[][].class)};
+    }
+  };
+
+  /** A public method the patched API must have; an API that does not match reads as "no spans" (see of). */
+  private static Method method(Class<?> type, String name, Class<?>... parameters) {
     try {
-      return type.getMethod(name);
+      return type.getMethod(name, parameters);
     } catch (NoSuchMethodException e) {
-      return null;
+      throw new IllegalStateException(type.getName() + " has no " + name, e);
     }
   }
 }
