@@ -8,6 +8,7 @@ import io.ozonerc.metadata.DirectoryValueView;
 import io.ozonerc.metadata.TrimmedDirectoryCodec;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.ozone.OzoneAcl;
 import org.apache.hadoop.ozone.OzoneAcl.AclScope;
@@ -47,7 +48,7 @@ public final class DirectoryFormats {
 
     /** Column family holding this format in the benchmark DB. */
     public String columnFamily() {
-      return name().toLowerCase();
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 

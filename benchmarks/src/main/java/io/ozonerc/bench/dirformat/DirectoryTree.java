@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.hadoop.ozone.om.helpers.OmDirectoryInfo;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -58,7 +59,7 @@ public final class DirectoryTree implements AutoCloseable {
 
   /** Parses "10x6" (fanout x levels). */
   public static int[] parseShape(String shape) {
-    String[] p = shape.toLowerCase().split("x");
+    String[] p = shape.toLowerCase(Locale.ROOT).split("x");
     if (p.length != 2) {
       throw new IllegalArgumentException("tree shape must be <fanout>x<levels>, was " + shape);
     }
