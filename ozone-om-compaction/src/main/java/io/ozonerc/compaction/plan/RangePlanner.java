@@ -6,7 +6,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.RandomAccess;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
@@ -96,27 +95,34 @@ public final class RangePlanner {
     List<RangeAssessment> rejected = new ArrayList<>();
     Map<String, Double> worst = new TreeMap<>();
     Map<String, List<SstFile>> filesByTable = new HashMap<>();
-    List<SstFile> all = files instanceof RandomAccess ? files : new ArrayList<>(files);
-    for (int from = 0; from < all.size(); from += TableFacts.CHUNK) {
-      byTable(all, from, Math.min(all.size(), from + TableFacts.CHUNK), bucketsByTable, filesByTable);
+    for (SstFile f : files) {
+      if (bucketsByTable.containsKey(f.table())) {
+        filesByTable.computeIfAbsent(f.table(), x -> new ArrayList<>()).add(f);
+      }
     }
-    tables:
+    boolean stopped = false;
     for (Map.Entry<String, List<KeyRange>> e : new TreeMap<>(bucketsByTable).entrySet()) {
       String table = e.getKey();
       TableFacts t = TableFacts.of(filesByTable.getOrDefault(table, List.of()), e.getValue(), work);
-      TablePass pass = new TablePass(t, settings, noProgress, work);
-      List<KeyRange> ranges = partition(table, t);
-      for (int from = 0; from < ranges.size() && !pass.stopped; from += TableFacts.CHUNK) {
-        pass.assess(ranges, from, Math.min(ranges.size(), from + TableFacts.CHUNK));
+      List<RangeAssessment> pieces = new ArrayList<>();
+      double worstRatio = 0;
+      for (KeyRange range : partition(table, t)) {
+        if (work.shouldStop()) {
+          stopped = true;
+          break;
+        }
+        worstRatio = assessPieces(range, t, settings, noProgress, pieces, worstRatio);
       }
-      worst.put(table, pass.worstRatio);
-      byVerdict(merge(pass.pieces, t, settings), candidates, rejected);
-      for (RangeAssessment set : fileSets(pass.pieces, t, settings)) {
+      worst.put(table, worstRatio);
+      for (RangeAssessment a : merge(pieces, t, settings)) {
+        (a.verdict() == Verdict.PLANNED ? candidates : rejected).add(a);
+      }
+      for (RangeAssessment set : fileSets(pieces, t, settings)) {
         RangeAssessment a = leaveOutNoProgress(set, noProgress);
         (a.verdict() == Verdict.PLANNED ? candidates : rejected).add(a);
       }
-      if (pass.stopped) {
-        break tables;
+      if (stopped) {
+        break;
       }
     }
     candidates.sort(BEST_FIRST);
@@ -137,78 +143,9 @@ public final class RangePlanner {
         Map.copyOf(worst), !work.stopped());
   }
 
-  /*
-   * Every loop over a table's ranges or pieces runs in chunks of TableFacts.CHUNK, a method call each (see there).
-   * On a first plan at 1e5 buckets the loops of merge and fileSets, and the plan's own loop over ranges, each in a
-   * method called once, ran interpreted for most of their rounds (docs/facts.md, "Planner time").
-   */
-
-  /** Steps 1-3 for the ranges of one table: the pieces assessed, the highest ratio seen, whether work stopped. */
-  private static final class TablePass {
-    private final TableFacts t;
-    private final PlannerSettings settings;
-    private final List<KeyRange> noProgress;
-    private final PlanWork work;
-    private final List<RangeAssessment> pieces = new ArrayList<>();
-    private double worstRatio;
-    private boolean stopped;
-
-    TablePass(TableFacts t, PlannerSettings settings, List<KeyRange> noProgress, PlanWork work) {
-      this.t = t;
-      this.settings = settings;
-      this.noProgress = noProgress;
-      this.work = work;
-    }
-
-    /** Ranges [from, to) of step 1, in key order, until the work says stop. */
-    void assess(List<KeyRange> ranges, int from, int to) {
-      for (int i = from; i < to; i++) {
-        if (work.shouldStop()) {
-          stopped = true;
-          return;
-        }
-        worstRatio = assessPieces(ranges.get(i), t, settings, noProgress, pieces, worstRatio);
-      }
-    }
-  }
-
-  /** Files [from, to) of {@code files} added to their table's list, for the tables to plan. */
-  private static void byTable(List<SstFile> files, int from, int to, Map<String, List<KeyRange>> bucketsByTable,
-      Map<String, List<SstFile>> filesByTable) {
-    for (int i = from; i < to; i++) {
-      SstFile f = files.get(i);
-      if (bucketsByTable.containsKey(f.table())) {
-        List<SstFile> tableFiles = filesByTable.get(f.table()); // no lambda: see BEST_FIRST
-        if (tableFiles == null) {
-          tableFiles = new ArrayList<>();
-          filesByTable.put(f.table(), tableFiles);
-        }
-        tableFiles.add(f);
-      }
-    }
-  }
-
-  /** Adds each of {@code assessed} to {@code planned} or to {@code other} by its verdict. */
-  private static void byVerdict(List<RangeAssessment> assessed, List<RangeAssessment> planned,
-      List<RangeAssessment> other) {
-    for (int from = 0; from < assessed.size(); from += TableFacts.CHUNK) {
-      byVerdict(assessed, planned, other, from, Math.min(assessed.size(), from + TableFacts.CHUNK));
-    }
-  }
-
-  private static void byVerdict(List<RangeAssessment> assessed, List<RangeAssessment> planned,
-      List<RangeAssessment> other, int from, int to) {
-    for (int i = from; i < to; i++) {
-      RangeAssessment a = assessed.get(i);
-      (a.verdict() == Verdict.PLANNED ? planned : other).add(a);
-    }
-  }
-
   /**
    * Steps 2 and 3 for one range of step 1: adds its pieces' assessments to {@code pieces}, returns the highest
-   * tombstone ratio seen so far. A method per range rather than the body of the loop over ranges: the JIT compiles
-   * a method after a few hundred calls, but the loop of a method called once only after some 60,000 rounds in the
-   * interpreter: most of a first plan at 1e5 buckets (docs/facts.md, "Planner time").
+   * tombstone ratio seen so far.
    */
   private static double assessPieces(KeyRange range, TableFacts t, PlannerSettings settings,
       List<KeyRange> noProgress, List<RangeAssessment> pieces, double worstRatio) {
@@ -330,41 +267,22 @@ public final class RangePlanner {
   static List<KeyRange> partition(String table, TableFacts t) {
     List<KeyRange> all = new ArrayList<>();
     byte[] cursor = new byte[0];
-    List<KeyRange> buckets = t.buckets();
-    for (int from = 0; from < buckets.size() && cursor != null; from += TableFacts.CHUNK) {
-      cursor = addBuckets(table, t, buckets, from, Math.min(buckets.size(), from + TableFacts.CHUNK), cursor, all);
+    for (KeyRange b : t.buckets()) {
+      cursor = addBucket(table, t, b, cursor, all);
+      if (cursor == null) {
+        break; // a bucket ran to +inf; anything after it is inside it
+      }
     }
     if (cursor != null) {
       all.add(new KeyRange(table, KeyRange.Kind.GAP, NO_BUCKET, cursor, null));
     }
     List<KeyRange> held = new ArrayList<>(all.size());
-    for (int from = 0; from < all.size(); from += TableFacts.CHUNK) {
-      keepHeld(all, from, Math.min(all.size(), from + TableFacts.CHUNK), t, held);
-    }
-    return held;
-  }
-
-  /** Step 1 for buckets [from, to): returns the new cursor, null once a bucket ran to +inf. */
-  private static byte[] addBuckets(String table, TableFacts t, List<KeyRange> buckets, int from, int to,
-      byte[] cursor, List<KeyRange> all) {
-    byte[] c = cursor;
-    for (int i = from; i < to; i++) {
-      if (c == null) {
-        return null; // a bucket ran to +inf; anything after it is inside it
-      }
-      c = addBucket(table, t, buckets.get(i), c, all);
-    }
-    return c;
-  }
-
-  /** Adds the ranges [from, to) of {@code all} that some file overlaps to {@code held}. */
-  private static void keepHeld(List<KeyRange> all, int from, int to, TableFacts t, List<KeyRange> held) {
-    for (int i = from; i < to; i++) {
-      KeyRange r = all.get(i);
+    for (KeyRange r : all) {
       if (t.anyOverlapping(r.begin(), r.end())) {
         held.add(r);
       }
     }
+    return held;
   }
 
   /** Step 1 for one bucket: adds the gap before it (when it may hold data) and the bucket; returns the new cursor. */
@@ -454,57 +372,35 @@ public final class RangePlanner {
 
   /** Step 4: merge runs of neighbouring qualifying pieces while their files stay under the cap. */
   static List<RangeAssessment> merge(List<RangeAssessment> pieces, TableFacts t, PlannerSettings s) {
-    Merging m = new Merging(t, s);
-    for (int from = 0; from < pieces.size(); from += TableFacts.CHUNK) {
-      m.add(pieces, from, Math.min(pieces.size(), from + TableFacts.CHUNK));
+    List<RangeAssessment> out = new ArrayList<>();
+    RangeAssessment run = null;
+    int merged = 1;
+    for (RangeAssessment a : pieces) {
+      if (run != null && run.verdict() == Verdict.PLANNED && a.verdict() == Verdict.PLANNED) {
+        KeyRange joined = new KeyRange(run.range().table(), KeyRange.Kind.MERGED,
+            run.range().label() + " + " + a.range().label(), run.range().begin(), a.range().end());
+        RangeAssessment candidate = assess(joined, t, s);
+        if (candidate.verdict() == Verdict.PLANNED && candidate.stats().fileEntries() <= s.maxCompactionEntries()) {
+          run = candidate;
+          merged++;
+          continue;
+        }
+      }
+      if (run != null) {
+        out.add(mergedRun(run, merged));
+      }
+      run = a;
+      merged = 1;
     }
-    return m.finish();
+    if (run != null) {
+      out.add(mergedRun(run, merged));
+    }
+    return out;
   }
 
-  /** Step 4 over pieces given in key order, a chunk at a time: the run being merged and what is done. */
-  private static final class Merging {
-    private final TableFacts t;
-    private final PlannerSettings s;
-    private final List<RangeAssessment> out = new ArrayList<>();
-    private RangeAssessment run;
-    private int merged = 1;
-
-    Merging(TableFacts t, PlannerSettings s) {
-      this.t = t;
-      this.s = s;
-    }
-
-    void add(List<RangeAssessment> pieces, int from, int to) {
-      for (int i = from; i < to; i++) {
-        RangeAssessment a = pieces.get(i);
-        if (run != null && run.verdict() == Verdict.PLANNED && a.verdict() == Verdict.PLANNED) {
-          KeyRange joined = new KeyRange(run.range().table(), KeyRange.Kind.MERGED,
-              run.range().label() + " + " + a.range().label(), run.range().begin(), a.range().end());
-          RangeAssessment candidate = assess(joined, t, s);
-          if (candidate.verdict() == Verdict.PLANNED && candidate.stats().fileEntries() <= s.maxCompactionEntries()) {
-            run = candidate;
-            merged++;
-            continue;
-          }
-        }
-        if (run != null) {
-          out.add(done());
-        }
-        run = a;
-        merged = 1;
-      }
-    }
-
-    List<RangeAssessment> finish() {
-      if (run != null) {
-        out.add(done());
-      }
-      return out;
-    }
-
-    private RangeAssessment done() {
-      return merged > 1 ? run.with(run.verdict(), run.why() + "; merged " + merged + " ranges") : run;
-    }
+  /** A run of step 4 as it ends: its words say how many pieces it joined. */
+  private static RangeAssessment mergedRun(RangeAssessment run, int merged) {
+    return merged > 1 ? run.with(run.verdict(), run.why() + "; merged " + merged + " ranges") : run;
   }
 
   /**
@@ -519,21 +415,7 @@ public final class RangePlanner {
   static List<RangeAssessment> fileSets(List<RangeAssessment> pieces, TableFacts t, PlannerSettings s) {
     List<RangeAssessment> out = new ArrayList<>();
     int start = -1;
-    int n = pieces.size();
-    for (int from = 0; from <= n; from += TableFacts.CHUNK) { // up to n itself: the run that ends with the pieces
-      start = fileSets(pieces, t, s, out, start, from, Math.min(n + 1, from + TableFacts.CHUNK));
-    }
-    return out;
-  }
-
-  /**
-   * Step 5 for pieces [from, to); {@code to} may be one past the last piece, which closes the last run. Returns the
-   * start of the run still open.
-   */
-  private static int fileSets(List<RangeAssessment> pieces, TableFacts t, PlannerSettings s,
-      List<RangeAssessment> out, int runStart, int from, int to) {
-    int start = runStart;
-    for (int i = from; i < to; i++) {
+    for (int i = 0; i <= pieces.size(); i++) { // up to size() itself: it closes the run that ends with the pieces
       RangeAssessment a = i < pieces.size() ? pieces.get(i) : null;
       boolean member = a != null && a.verdict() == Verdict.BELOW_THRESHOLD && a.estimate().tombstones() > 0;
       if (member && start >= 0) {
@@ -551,7 +433,7 @@ public final class RangePlanner {
       }
       start = member ? i : -1;
     }
-    return start;
+    return out;
   }
 
   private static RangeAssessment fileSet(List<RangeAssessment> run, TableFacts t, PlannerSettings s) {

@@ -163,24 +163,8 @@ public final class TableFacts {
     this.stretchEstimates = new RangeStats[fileBounds.length + 1];
   }
 
-  /*
-   * Each loop of the indexing is a method of its own, and every loop of a plan over all buckets, ranges, pieces or
-   * files (here, in LevelFiles, Keys and RangePlanner) runs in chunks of CHUNK, one call each. The JIT compiles a
-   * loop that runs long in a method called once on the spot (on-stack replacement), but only after some 60,000
-   * rounds in the interpreter, and then the whole method (a constructor holding every loop kept the only C2 thread
-   * of a 2-core machine busy during the first plan: docs/facts.md, "Planner time"); a method called per chunk is
-   * compiled after about a hundred calls.
-   */
-  static final int CHUNK = 64;
-
   private static void boundsOf(KeyRange[] buckets, byte[][] begins, byte[][] ends) {
-    for (int from = 0; from < buckets.length; from += CHUNK) {
-      boundsOf(buckets, begins, ends, from, Math.min(buckets.length, from + CHUNK));
-    }
-  }
-
-  private static void boundsOf(KeyRange[] buckets, byte[][] begins, byte[][] ends, int from, int to) {
-    for (int i = from; i < to; i++) {
+    for (int i = 0; i < buckets.length; i++) {
       begins[i] = buckets[i].begin();
       ends[i] = buckets[i].end();
     }
@@ -188,16 +172,7 @@ public final class TableFacts {
 
   /** Whether each bucket ends at or before the next begins; marks those whose predecessor ends just there. */
   private static boolean disjointInOrder(byte[][] begins, byte[][] ends, boolean[] adjoins) {
-    for (int from = 1; from < begins.length; from += CHUNK) {
-      if (!disjointInOrder(begins, ends, adjoins, from, Math.min(begins.length, from + CHUNK))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static boolean disjointInOrder(byte[][] begins, byte[][] ends, boolean[] adjoins, int from, int to) {
-    for (int i = from; i < to; i++) {
+    for (int i = 1; i < begins.length; i++) {
       int c = ends[i - 1] == null ? 1 : Keys.compare(ends[i - 1], begins[i]);
       if (c > 0) {
         return false;
@@ -229,15 +204,7 @@ public final class TableFacts {
   private static void rank(byte[][] begins, byte[][] ends, byte[][] bounds, int[] rankBegin, int[] rankEnd,
       PlanWork work) {
     int p = 0;
-    for (int from = 0; from < begins.length; from += CHUNK) {
-      p = rank(begins, ends, bounds, rankBegin, rankEnd, work, p, from, Math.min(begins.length, from + CHUNK));
-    }
-  }
-
-  private static int rank(byte[][] begins, byte[][] ends, byte[][] bounds, int[] rankBegin, int[] rankEnd,
-      PlanWork work, int before, int from, int to) {
-    int p = before;
-    for (int j = from; j < to; j++) {
+    for (int j = 0; j < begins.length; j++) {
       p = boundsBefore(bounds, begins[j], p, work);
       rankBegin[j] = p;
       if (ends[j] == null) {
@@ -247,7 +214,6 @@ public final class TableFacts {
         rankEnd[j] = p;
       }
     }
-    return p;
   }
 
   /** How many of {@code bounds} lie before {@code key}, counting on from {@code from} of them (known to lie before). */
@@ -335,18 +301,18 @@ public final class TableFacts {
       }
       byte[][] level = new byte[2 * lf.files.length][];
       int[] levelTags = new int[level.length];
-      for (int from = 0; from < lf.files.length; from += CHUNK) {
-        levelBounds(lf, nl, level, levelTags, from, Math.min(lf.files.length, from + CHUNK));
+      for (int i = 0; i < lf.files.length; i++) {
+        level[2 * i] = lf.smallest[i];
+        level[2 * i + 1] = lf.largest[i];
+        levelTags[2 * i] = (2 * i) * nl + lf.level;
+        levelTags[2 * i + 1] = (2 * i + 1) * nl + lf.level;
       }
       if (!lf.disjoint) {
         Arrays.sort(level, Keys.ORDER); // its places are not needed
       }
       byte[][] out = new byte[merged.length + level.length][];
       int[] outTags = new int[out.length];
-      int[] next = {0, 0}; // the next of merged and of level to take
-      for (int from = 0; from < out.length; from += CHUNK) {
-        mergeBounds(merged, tags, level, levelTags, out, outTags, next, from, Math.min(out.length, from + CHUNK));
-      }
+      mergeBounds(merged, tags, level, levelTags, out, outTags);
       merged = out;
       tags = outTags;
     }
@@ -358,8 +324,12 @@ public final class TableFacts {
         largestAt[l] = new int[levels[l].files.length];
       }
     }
-    for (int from = 0; from < tags.length; from += CHUNK) {
-      places(tags, nl, smallestAt, largestAt, from, Math.min(tags.length, from + CHUNK));
+    for (int r = 0; r < tags.length; r++) {
+      int l = tags[r] % nl;
+      int k = tags[r] / nl;
+      if (smallestAt[l] != null) {
+        ((k & 1) == 0 ? smallestAt[l] : largestAt[l])[k >> 1] = r;
+      }
     }
     for (int l = 1; l < nl; l++) {
       if (smallestAt[l] != null) {
@@ -369,33 +339,11 @@ public final class TableFacts {
     return merged;
   }
 
-  /** The smallest and largest keys of files [from, to) of {@code lf}, in file order, with their tags. */
-  private static void levelBounds(LevelFiles lf, int nl, byte[][] level, int[] levelTags, int from, int to) {
-    for (int i = from; i < to; i++) {
-      level[2 * i] = lf.smallest[i];
-      level[2 * i + 1] = lf.largest[i];
-      levelTags[2 * i] = (2 * i) * nl + lf.level;
-      levelTags[2 * i + 1] = (2 * i + 1) * nl + lf.level;
-    }
-  }
-
-  /** For bounds [from, to) of the merged bounds: where each file of a disjoint level has its smallest and largest. */
-  private static void places(int[] tags, int nl, int[][] smallestAt, int[][] largestAt, int from, int to) {
-    for (int r = from; r < to; r++) {
-      int l = tags[r] % nl;
-      int k = tags[r] / nl;
-      if (smallestAt[l] != null) {
-        ((k & 1) == 0 ? smallestAt[l] : largestAt[l])[k >> 1] = r;
-      }
-    }
-  }
-
-  /** Places [from, to) of the merge of sorted {@code a} and {@code b} (ties from a first), with their tags. */
-  private static void mergeBounds(byte[][] a, int[] aTags, byte[][] b, int[] bTags, byte[][] out, int[] outTags,
-      int[] next, int from, int to) {
-    int i = next[0];
-    int j = next[1];
-    for (int n = from; n < to; n++) {
+  /** The merge of sorted {@code a} and {@code b} (ties from a first) into {@code out}, with their tags. */
+  private static void mergeBounds(byte[][] a, int[] aTags, byte[][] b, int[] bTags, byte[][] out, int[] outTags) {
+    int i = 0;
+    int j = 0;
+    for (int n = 0; n < out.length; n++) {
       if (j >= b.length || (i < a.length && Keys.compare(a[i], b[j]) <= 0)) {
         outTags[n] = aTags[i];
         out[n] = a[i++];
@@ -404,8 +352,6 @@ public final class TableFacts {
         out[n] = b[j++];
       }
     }
-    next[0] = i;
-    next[1] = j;
   }
 
   /** Buckets by begin. */
