@@ -41,12 +41,7 @@ final class LevelFiles {
   // See placeAmongBounds: null unless set.
   private int[] smallestAt;
   private int[] largestAt;
-  // Per-file values a plan asks for again and again, kept by index (see TableFacts#share): NaN or -1 until asked.
-  final double[] densityUnder;
-  private final byte[][] largestSuccessor;
-  final int[] bucketsTouched;
-  final int[] bucketsEndingBefore;
-  final int[] bucketsBeginningUpTo;
+  private final byte[][] largestSuccessor; // null until asked
   /** Level 0: indexes of {@link #files} oldest first (by largest sequence number; ties in key order). */
   final int[] bySeqno;
 
@@ -71,13 +66,7 @@ final class LevelFiles {
     bytes = new long[n + 1];
     busy = new int[n + 1];
     sums();
-    densityUnder = new double[n];
     largestSuccessor = new byte[n][];
-    Arrays.fill(densityUnder, Double.NaN);
-    bucketsTouched = new int[n];
-    Arrays.fill(bucketsTouched, -1);
-    bucketsEndingBefore = new int[n];
-    bucketsBeginningUpTo = new int[n];
     bySeqno = level > 0 ? null : bySeqno(files);
   }
 
