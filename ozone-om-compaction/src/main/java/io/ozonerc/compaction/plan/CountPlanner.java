@@ -79,7 +79,7 @@ public final class CountPlanner {
           decided.merge(a.range().begin(), a.range().end() == null ? PAST : a.range().end(),
               (x, y) -> Keys.compare(x, y) >= 0 ? x : y);
         } else if (a.range().kind() == KeyRange.Kind.BUCKET) {
-          estimated.put(a.range().begin(), a.estimate().tombstones());
+          estimated.put(a.range().begin(), a.stats().tombstones());
         }
       }
     }

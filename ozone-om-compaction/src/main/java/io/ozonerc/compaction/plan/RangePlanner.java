@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Supplier;
 
 /**
  * Decides which key ranges of the OM's tables to compact, from SST file facts alone.
@@ -154,14 +153,14 @@ public final class RangePlanner {
           && Math.round(RangeStats.estimate(t, piece.begin(), piece.end()).entries()) == 0) {
         continue; // a gap that straddling files cross but that holds nothing by estimate
       }
-      RangeAssessment a = assess(piece, t, settings);
+      RangeAssessment a = assessInPlan(piece, t, settings);
       if (a.verdict() == Verdict.BELOW_THRESHOLD) {
         a = denseSubRange(piece, t, settings).orElse(a);
       }
-      if (range.kind() == KeyRange.Kind.GAP && Math.round(a.estimate().entries()) == 0) {
+      if (range.kind() == KeyRange.Kind.GAP && Math.round(a.stats().entries()) == 0) {
         continue; // a gap that straddling files cross but that holds nothing by estimate
       }
-      worstRatio = Math.max(worstRatio, a.estimate().tombstoneRatio());
+      worstRatio = Math.max(worstRatio, a.stats().tombstoneRatio());
       // Before merging, so a piece that must wait does not hold back its neighbours.
       pieces.add(a.verdict() == Verdict.PLANNED ? leaveOutNoProgress(a, noProgress) : a);
     }
@@ -179,6 +178,26 @@ public final class RangePlanner {
 
   /** Assesses one range of an indexed table (see {@link #assess(KeyRange, List, List, PlannerSettings)}). */
   public static RangeAssessment assess(KeyRange range, TableFacts t, PlannerSettings s) {
+    return explain(assessInPlan(range, t, s), t);
+  }
+
+  /**
+   * The cost and the words of an assessment a plan left {@linkplain RangeAssessment#explained() unexplained} (a
+   * range below the thresholds), worked out from {@code index}: the facts of the range's table the plan was made
+   * from (its buckets may be left out: they change estimates, not the cost). Any other assessment is returned as
+   * it is.
+   */
+  public static RangeAssessment explain(RangeAssessment a, TableFacts index) {
+    if (a.explained()) {
+      return a;
+    }
+    KeyRange r = a.range();
+    RangeStats st = a.stats().withCost(CompactionCost.estimate(index, r.begin(), r.end(), a.forceBottommost()));
+    return a.explainedAs(st, why(st, a.thresholds(), ""));
+  }
+
+  /** {@link #assess(KeyRange, TableFacts, PlannerSettings)}, leaving a range below the thresholds unexplained. */
+  private static RangeAssessment assessInPlan(KeyRange range, TableFacts t, PlannerSettings s) {
     RangeStats est = RangeStats.estimate(t, range.begin(), range.end());
     boolean force = switch (s.bottommost()) {
       case FORCE -> true;
@@ -188,9 +207,8 @@ public final class RangePlanner {
     };
     long tombstones = Math.round(est.tombstones());
     if (est.deepestLevel() < 0 || tombstones < s.minTombstones() || est.tombstoneRatio() < s.tombstoneRatio()) {
-      // Nearly every range of a plan ends here: its cost and words are worked out only if someone asks.
-      CostWhenAsked stats = new CostWhenAsked(t, range, est, force);
-      return new RangeAssessment(range, range, est, stats, Verdict.BELOW_THRESHOLD, new WhyWhenAsked(stats, s), force);
+      // Nearly every range of a plan ends here: its cost and words are worked out only when a report asks.
+      return RangeAssessment.unexplained(range, est, force, s);
     }
     RangeStats st = est.withCost(CompactionCost.estimate(t, range.begin(), range.end(), force));
     Verdict v = st.busy() ? Verdict.BUSY : Verdict.PLANNED;
@@ -257,7 +275,7 @@ public final class RangePlanner {
     if (Keys.compare(begin, range.begin()) == 0 && Keys.compareEnds(end, range.end()) == 0) {
       return java.util.Optional.empty(); // the dense files span the whole range: nothing new to assess
     }
-    RangeAssessment sub = assess(new KeyRange(range.table(), KeyRange.Kind.DENSE_PART, range.label() + " dense part", begin, end), t, s);
+    RangeAssessment sub = assessInPlan(new KeyRange(range.table(), KeyRange.Kind.DENSE_PART, range.label() + " dense part", begin, end), t, s);
     return sub.verdict() == Verdict.PLANNED
         ? java.util.Optional.of(sub.with(Verdict.PLANNED, sub.why() + "; the range as a whole is below threshold"))
         : java.util.Optional.empty();
@@ -379,7 +397,7 @@ public final class RangePlanner {
       if (run != null && run.verdict() == Verdict.PLANNED && a.verdict() == Verdict.PLANNED) {
         KeyRange joined = new KeyRange(run.range().table(), KeyRange.Kind.MERGED,
             run.range().label() + " + " + a.range().label(), run.range().begin(), a.range().end());
-        RangeAssessment candidate = assess(joined, t, s);
+        RangeAssessment candidate = assessInPlan(joined, t, s);
         if (candidate.verdict() == Verdict.PLANNED && candidate.stats().fileEntries() <= s.maxCompactionEntries()) {
           run = candidate;
           merged++;
@@ -417,7 +435,7 @@ public final class RangePlanner {
     int start = -1;
     for (int i = 0; i <= pieces.size(); i++) { // up to size() itself: it closes the run that ends with the pieces
       RangeAssessment a = i < pieces.size() ? pieces.get(i) : null;
-      boolean member = a != null && a.verdict() == Verdict.BELOW_THRESHOLD && a.estimate().tombstones() > 0;
+      boolean member = a != null && a.verdict() == Verdict.BELOW_THRESHOLD && a.stats().tombstones() > 0;
       if (member && start >= 0) {
         byte[] runEnd = pieces.get(i - 1).range().end();
         if (runEnd != null && Keys.compare(runEnd, a.range().begin()) <= 0
@@ -439,7 +457,7 @@ public final class RangePlanner {
   private static RangeAssessment fileSet(List<RangeAssessment> run, TableFacts t, PlannerSettings s) {
     double tombstones = 0;
     for (RangeAssessment a : run) {
-      tombstones += a.estimate().tombstones();
+      tombstones += a.stats().tombstones();
     }
     if (Math.round(tombstones) < s.minTombstones()) {
       return null; // the sum cannot pass either: no need to assess the span
@@ -448,7 +466,7 @@ public final class RangePlanner {
     KeyRange last = run.get(run.size() - 1).range();
     KeyRange span = new KeyRange(first.table(), KeyRange.Kind.FILE_SET, first.label() + " .. " + last.label()
         + " (" + run.size() + " ranges)", first.begin(), last.end());
-    RangeAssessment a = assess(span, t, s);
+    RangeAssessment a = assessInPlan(span, t, s);
     return a.verdict() != Verdict.PLANNED ? null : a.with(Verdict.PLANNED, a.why() + "; " + run.size()
         + " ranges below the thresholds alone whose compactions rewrite the same files");
   }
@@ -479,42 +497,4 @@ public final class RangePlanner {
       return c != 0 ? c : Keys.compare(a.range().begin(), b.range().begin());
     }
   };
-
-  /** The estimates of a range with the cost of compacting it, worked out when first asked. */
-  private static final class CostWhenAsked extends RangeAssessment.WhenAsked<RangeStats> {
-    private final TableFacts t;
-    private final KeyRange range;
-    private final RangeStats estimate;
-    private final boolean force;
-
-    CostWhenAsked(TableFacts t, KeyRange range, RangeStats estimate, boolean force) {
-      this.t = t;
-      this.range = range;
-      this.estimate = estimate;
-      this.force = force;
-    }
-
-    @Override
-    RangeStats work() {
-      synchronized (t) { // the indexes of a table are not thread-safe
-        return estimate.withCost(CompactionCost.estimate(t, range.begin(), range.end(), force));
-      }
-    }
-  }
-
-  /** The words of a below-threshold verdict, worked out when first asked. */
-  private static final class WhyWhenAsked extends RangeAssessment.WhenAsked<String> {
-    private final Supplier<RangeStats> stats;
-    private final PlannerSettings settings;
-
-    WhyWhenAsked(Supplier<RangeStats> stats, PlannerSettings settings) {
-      this.stats = stats;
-      this.settings = settings;
-    }
-
-    @Override
-    String work() {
-      return why(stats.get(), settings, "");
-    }
-  }
 }
