@@ -96,7 +96,12 @@ public final class RangePlanner {
     Map<String, List<SstFile>> filesByTable = new HashMap<>();
     for (SstFile f : files) {
       if (bucketsByTable.containsKey(f.table())) {
-        filesByTable.computeIfAbsent(f.table(), x -> new ArrayList<>()).add(f);
+        List<SstFile> tableFiles = filesByTable.get(f.table()); // no lambda: see BEST_FIRST
+        if (tableFiles == null) {
+          tableFiles = new ArrayList<>();
+          filesByTable.put(f.table(), tableFiles);
+        }
+        tableFiles.add(f);
       }
     }
     boolean stopped = false;
