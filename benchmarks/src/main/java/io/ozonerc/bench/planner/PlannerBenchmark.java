@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.ref.Reference;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,8 +44,13 @@ import java.util.Map;
  * planner classes found in DIR ahead of the current ones (an older build of {@code io.ozonerc.compaction.plan}, which
  * {@code dev-support/bench-planner --baseline REF} compiles), and the ratios current / baseline are printed.
  *
- * <p>Run: {@code dev-support/bench-planner [--baseline REF] [--cold JVMS] [repeats]}. Target: a plan of 1e4 files
- * x 1e5 buckets within 100 ms, cold and warm each.
+ * <p>With {@code --heap} it times nothing and measures instead, at 1e4 files x 1e5 buckets, the heap a plan keeps
+ * between rounds (used heap after a full GC with the plan held and its facts dropped, less before): the whole
+ * plan, and what the service keeps of it ({@link CompactionPlan#withoutBelowThreshold}); with {@code --baseline}
+ * the baseline's too.
+ *
+ * <p>Run: {@code dev-support/bench-planner [--baseline REF] [--cold JVMS] [--heap] [repeats]}. Target: a plan of
+ * 1e4 files x 1e5 buckets within 100 ms, cold and warm each; at most 32 MB of heap kept between rounds.
  */
 public final class PlannerBenchmark {
   private static final double TARGET_MS = 100;
@@ -51,6 +58,8 @@ public final class PlannerBenchmark {
   private static final int[][] SIZES = {
       {1_000, 1_000}, {1_000, 10_000}, {1_000, 100_000}, {10_000, 1_000}, {10_000, 10_000}, {10_000, 100_000}};
   private static final String RESULT = "RESULT ";
+  private static final String HEAP = "--heap-one";
+  private static final int HEAP_TARGET_MB = 32;
 
   private PlannerBenchmark() { }
 
@@ -59,17 +68,28 @@ public final class PlannerBenchmark {
       one(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]));
       return;
     }
+    if (args.length > 0 && args[0].equals("--heap-one")) {
+      heapOne(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+      return;
+    }
     String baseline = null;
     int repeats = 7;
     int coldJvms = 5;
+    boolean heap = false;
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--baseline")) {
         baseline = args[++i];
       } else if (args[i].equals("--cold")) {
         coldJvms = Integer.parseInt(args[++i]);
+      } else if (args[i].equals("--heap")) {
+        heap = true;
       } else {
         repeats = Integer.parseInt(args[i]);
       }
+    }
+    if (heap) {
+      heap(baseline);
+      return;
     }
     System.out.printf(Locale.ROOT, "planner benchmark, %s, %d cores, java %s, fresh JVMs per size and planner: "
         + "cold = the first plan of a fresh JVM, median [min..max] of %d JVMs; warm = best and median of %d plans "
@@ -112,6 +132,69 @@ public final class PlannerBenchmark {
         largest[2] <= TARGET_MS ? "MET" : "MISSED", largest[1], largest[2], largest[2] / TARGET_MS);
   }
 
+  /**
+   * Prints the heap a plan keeps between rounds at the largest size, for the current planner and the baseline's:
+   * see {@link #heapOne}. Target: {@value #HEAP_TARGET_MB} MB.
+   */
+  private static void heap(String baseline) throws IOException, InterruptedException {
+    int[] size = SIZES[SIZES.length - 1];
+    double[] now = child(null, HEAP, size[0], size[1], 0);
+    System.out.printf(Locale.ROOT, "heap kept between rounds, %d files x %d buckets (used heap after a full GC with "
+        + "the plan held and its facts dropped, less before): the plan as the service keeps it %.1f MB "
+        + "(target <= %d MB: %s), the whole plan %.1f MB%n", size[0], size[1], now[1], HEAP_TARGET_MB,
+        now[1] <= HEAP_TARGET_MB ? "MET" : "MISSED", now[0]);
+    if (baseline != null) {
+      double[] base = child(baseline, HEAP, size[0], size[1], 0);
+      System.out.printf(Locale.ROOT, "baseline: the whole plan %.1f MB%s%n", base[0], Double.isNaN(base[1])
+          ? " (its service kept the whole plan)" : ", as its service keeps it " + String.format(Locale.ROOT,
+          "%.1f MB", base[1]));
+    }
+  }
+
+  /**
+   * One JVM's heap figures at one size, as a service holds its last round: the used heap after a full GC with the
+   * plan held and the facts it was made from dropped (the service reads them anew each round), less that before
+   * the facts were built; then the same with only what the service keeps of the plan
+   * ({@link CompactionPlan#withoutBelowThreshold}; NaN for a baseline planner without it). Prints both in MB.
+   */
+  private static void heapOne(int files, int buckets) {
+    long before = usedAfterGc();
+    CompactionPlan plan = planOnly(files, buckets);
+    double whole = (usedAfterGc() - before) / 1e6;
+    CompactionPlan kept;
+    try {
+      kept = plan.withoutBelowThreshold();
+    } catch (NoSuchMethodError e) { // a baseline planner: its service kept the whole plan
+      kept = null;
+    }
+    Reference.reachabilityFence(plan);
+    plan = null;
+    double keptMb = kept == null ? Double.NaN : (usedAfterGc() - before) / 1e6;
+    Reference.reachabilityFence(kept);
+    System.out.printf(Locale.ROOT, "%s%.3f %.3f%n", RESULT, whole, keptMb);
+  }
+
+  /** A plan of synthetic facts, which are unreachable once it returns. */
+  private static CompactionPlan planOnly(int files, int buckets) {
+    SyntheticLsm lsm = new SyntheticLsm(files, buckets, 42);
+    return RangePlanner.plan(lsm.files, Map.of(SyntheticLsm.TABLE, lsm.buckets), List.of(), PlannerSettings.defaults());
+  }
+
+  /** Used heap after full collections, once it stops shrinking. */
+  private static long usedAfterGc() {
+    MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    long used = Long.MAX_VALUE;
+    for (int i = 0; i < 5; i++) {
+      System.gc();
+      long now = memory.getHeapMemoryUsage().getUsed();
+      if (now >= used) {
+        return now;
+      }
+      used = now;
+    }
+    return used;
+  }
+
   private static double median(double[] values) {
     double[] v = values.clone();
     Arrays.sort(v);
@@ -130,6 +213,12 @@ public final class PlannerBenchmark {
   /** Runs one size in a fresh JVM with this JVM's options; its planner classes from {@code baseline} when set. */
   private static double[] child(String baseline, int files, int buckets, int repeats)
       throws IOException, InterruptedException {
+    return child(baseline, "--one", files, buckets, repeats);
+  }
+
+  /** As {@link #child(String, int, int, int)}, running {@code mode} ({@code --one} or {@value #HEAP}). */
+  private static double[] child(String baseline, String mode, int files, int buckets, int repeats)
+      throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
     cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
@@ -137,7 +226,7 @@ public final class PlannerBenchmark {
     String cp = System.getProperty("java.class.path");
     cmd.add(baseline == null ? cp : baseline + File.pathSeparator + cp);
     cmd.add(PlannerBenchmark.class.getName());
-    cmd.addAll(List.of("--one", Integer.toString(files), Integer.toString(buckets), Integer.toString(repeats)));
+    cmd.addAll(List.of(mode, Integer.toString(files), Integer.toString(buckets), Integer.toString(repeats)));
     Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     double[] result = null;
     try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {

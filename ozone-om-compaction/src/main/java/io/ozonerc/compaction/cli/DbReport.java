@@ -7,8 +7,10 @@ import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.Keys;
 import io.ozonerc.compaction.plan.PlannerSettings;
 import io.ozonerc.compaction.plan.RangeAssessment;
+import io.ozonerc.compaction.plan.RangePlanner;
 import io.ozonerc.compaction.plan.RangeStats;
 import io.ozonerc.compaction.plan.SstFile;
+import io.ozonerc.compaction.plan.TableFacts;
 import io.ozonerc.compaction.plan.Verdict;
 import io.ozonerc.compaction.service.RoundResult;
 import java.util.ArrayList;
@@ -172,6 +174,10 @@ record DbReport(String db, String access, String lock, PlannerSettings settings,
       List<SstFile> mine = files.stream().filter(f -> f.table().equals(table)).toList();
       List<RangeAssessment> ranges = Stream.concat(plan.planned().stream(), plan.notPlanned().stream())
           .filter(a -> a.range().table().equals(table)).sorted(WORST_FIRST).toList();
+      // The plan left the cost and words of ranges below the thresholds out; those listed get them from the files.
+      TableFacts index = TableFacts.of(mine, List.of());
+      List<RangeAssessment> listed = (top > 0 && ranges.size() > top ? ranges.subList(0, top) : ranges).stream()
+          .map(a -> RangePlanner.explain(a, index)).toList();
       long[] mem = memtable.getOrDefault(table, new long[2]);
       out.add(new TableReport(table, mine.size(),
           mine.stream().mapToLong(SstFile::entries).sum(),
@@ -181,8 +187,7 @@ record DbReport(String db, String access, String lock, PlannerSettings settings,
           mine.stream().mapToInt(SstFile::level).max().orElse(-1),
           mem[0], mem[1],
           (int) mine.stream().filter(f -> f.entries() == 0).count(),
-          ranges.size(),
-          top > 0 && ranges.size() > top ? ranges.subList(0, top) : ranges));
+          ranges.size(), listed));
     }
     List<RangeAssessment> withDead = Stream.concat(heads.plan().planned().stream(),
         heads.plan().notPlanned().stream()).toList();

@@ -12,7 +12,7 @@ import java.util.TreeMap;
  *
  * <h2>Which buckets</h2>
  * The range plan judges a bucket by its estimated tombstones, and the estimate shares a straddling file's deletions
- * among the buckets it spans by key position ({@link TableFacts#share}). When the file holds one bucket's deletes
+ * among the buckets it spans by key position ({@link BucketShares}). When the file holds one bucket's deletes
  * and every other bucket's puts (a flush on a busy OM), the bucket with the deletes gets a small share of them and
  * never qualifies. So after the range plan, the buckets it left below the thresholds are counted when the
  * deletions of every file overlapping them, each file counted whole, reach {@code min.tombstones}: the estimate can
@@ -79,7 +79,7 @@ public final class CountPlanner {
           decided.merge(a.range().begin(), a.range().end() == null ? PAST : a.range().end(),
               (x, y) -> Keys.compare(x, y) >= 0 ? x : y);
         } else if (a.range().kind() == KeyRange.Kind.BUCKET) {
-          estimated.put(a.range().begin(), a.estimate().tombstones());
+          estimated.put(a.range().begin(), a.stats().tombstones());
         }
       }
     }

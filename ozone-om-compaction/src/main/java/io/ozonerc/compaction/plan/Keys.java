@@ -190,16 +190,7 @@ public final class Keys {
 
   /** Whether {@code keys} ascend (equal neighbours allowed), for skipping a sort of keys that come sorted. */
   static boolean ascending(byte[][] keys) {
-    for (int from = 1; from < keys.length; from += TableFacts.CHUNK) { // in chunks: see TableFacts.CHUNK
-      if (!ascending(keys, from, Math.min(keys.length, from + TableFacts.CHUNK))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static boolean ascending(byte[][] keys, int from, int to) {
-    for (int i = from; i < to; i++) {
+    for (int i = 1; i < keys.length; i++) {
       if (compare(keys[i - 1], keys[i]) > 0) {
         return false;
       }

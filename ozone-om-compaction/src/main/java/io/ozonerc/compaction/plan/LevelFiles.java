@@ -41,12 +41,7 @@ final class LevelFiles {
   // See placeAmongBounds: null unless set.
   private int[] smallestAt;
   private int[] largestAt;
-  // Per-file values a plan asks for again and again, kept by index (see TableFacts#share): NaN or -1 until asked.
-  final double[] densityUnder;
-  private final byte[][] largestSuccessor;
-  final int[] bucketsTouched;
-  final int[] bucketsEndingBefore;
-  final int[] bucketsBeginningUpTo;
+  private final byte[][] largestSuccessor; // null until asked
   /** Level 0: indexes of {@link #files} oldest first (by largest sequence number; ties in key order). */
   final int[] bySeqno;
 
@@ -65,49 +60,26 @@ final class LevelFiles {
     int n = files.length;
     this.largest = new byte[n][];
     keys(f, largest, false);
-    boolean d = true;
-    for (int from = 1; from < n && d; from += TableFacts.CHUNK) {
-      d = eachEndsBeforeNext(from, Math.min(n, from + TableFacts.CHUNK));
-    }
-    this.disjoint = d;
+    this.disjoint = eachEndsBeforeNext();
     entries = new long[n + 1];
     deletions = new long[n + 1];
     bytes = new long[n + 1];
     busy = new int[n + 1];
-    for (int from = 0; from < n; from += TableFacts.CHUNK) {
-      sums(from, Math.min(n, from + TableFacts.CHUNK));
-    }
-    densityUnder = new double[n];
+    sums();
     largestSuccessor = new byte[n][];
-    Arrays.fill(densityUnder, Double.NaN);
-    bucketsTouched = new int[n];
-    Arrays.fill(bucketsTouched, -1);
-    bucketsEndingBefore = new int[n];
-    bucketsBeginningUpTo = new int[n];
     bySeqno = level > 0 ? null : bySeqno(files);
   }
 
-  /*
-   * The loops over a level's files run in chunks of TableFacts.CHUNK, a method call each, as the indexing of
-   * TableFacts does (see there): a level of 9,000 files was indexed in the interpreter on a first plan.
-   */
-
-  /** The smallest (or largest) key of every file, in chunks. */
+  /** The smallest (or largest) key of every file. */
   private static void keys(SstFile[] f, byte[][] out, boolean smallestKeys) {
-    for (int from = 0; from < f.length; from += TableFacts.CHUNK) {
-      keys(f, out, smallestKeys, from, Math.min(f.length, from + TableFacts.CHUNK));
-    }
-  }
-
-  private static void keys(SstFile[] f, byte[][] out, boolean smallestKeys, int from, int to) {
-    for (int i = from; i < to; i++) {
+    for (int i = 0; i < f.length; i++) {
       out[i] = smallestKeys ? f[i].smallestKey() : f[i].largestKey();
     }
   }
 
-  /** Whether files [from - 1, to) are disjoint, each ending before the next begins. */
-  private boolean eachEndsBeforeNext(int from, int to) {
-    for (int i = from; i < to; i++) {
+  /** Whether the files are disjoint, each ending before the next begins. */
+  private boolean eachEndsBeforeNext() {
+    for (int i = 1; i < files.length; i++) {
       if (Keys.compare(largest[i - 1], smallest[i]) >= 0) {
         return false;
       }
@@ -115,9 +87,9 @@ final class LevelFiles {
     return true;
   }
 
-  /** The prefix sums of files [from, to). */
-  private void sums(int from, int to) {
-    for (int i = from; i < to; i++) {
+  /** The prefix sums of the files. */
+  private void sums() {
+    for (int i = 0; i < files.length; i++) {
       entries[i + 1] = entries[i] + files[i].entries();
       deletions[i + 1] = deletions[i] + files[i].deletions();
       bytes[i + 1] = bytes[i] + files[i].sizeBytes();

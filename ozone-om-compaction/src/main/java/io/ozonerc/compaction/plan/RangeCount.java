@@ -8,7 +8,7 @@ package io.ozonerc.compaction.plan;
  *
  * <p>Why count: a flush holds every bucket written since the last one, so one bucket's deletes sit in level-0
  * files with the puts of hundreds of other buckets. The planner's estimate shares such a file's deletions between
- * the ranges it spans by key position ({@link TableFacts#share}), which can give a bucket holding all of them a
+ * the ranges it spans by key position ({@link BucketShares}), which can give a bucket holding all of them a
  * small fraction: the bucket is never compacted, and a listing of it keeps stepping over every tombstone. The
  * count is what a full listing of the range reads: every tombstone in it.
  *

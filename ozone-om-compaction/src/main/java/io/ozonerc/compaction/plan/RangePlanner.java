@@ -6,10 +6,8 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.RandomAccess;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Supplier;
 
 /**
  * Decides which key ranges of the OM's tables to compact, from SST file facts alone.
@@ -96,27 +94,39 @@ public final class RangePlanner {
     List<RangeAssessment> rejected = new ArrayList<>();
     Map<String, Double> worst = new TreeMap<>();
     Map<String, List<SstFile>> filesByTable = new HashMap<>();
-    List<SstFile> all = files instanceof RandomAccess ? files : new ArrayList<>(files);
-    for (int from = 0; from < all.size(); from += TableFacts.CHUNK) {
-      byTable(all, from, Math.min(all.size(), from + TableFacts.CHUNK), bucketsByTable, filesByTable);
+    for (SstFile f : files) {
+      if (bucketsByTable.containsKey(f.table())) {
+        List<SstFile> tableFiles = filesByTable.get(f.table()); // no lambda: see BEST_FIRST
+        if (tableFiles == null) {
+          tableFiles = new ArrayList<>();
+          filesByTable.put(f.table(), tableFiles);
+        }
+        tableFiles.add(f);
+      }
     }
-    tables:
+    boolean stopped = false;
     for (Map.Entry<String, List<KeyRange>> e : new TreeMap<>(bucketsByTable).entrySet()) {
       String table = e.getKey();
       TableFacts t = TableFacts.of(filesByTable.getOrDefault(table, List.of()), e.getValue(), work);
-      TablePass pass = new TablePass(t, settings, noProgress, work);
-      List<KeyRange> ranges = partition(table, t);
-      for (int from = 0; from < ranges.size() && !pass.stopped; from += TableFacts.CHUNK) {
-        pass.assess(ranges, from, Math.min(ranges.size(), from + TableFacts.CHUNK));
+      List<RangeAssessment> pieces = new ArrayList<>();
+      double worstRatio = 0;
+      for (KeyRange range : partition(table, t)) {
+        if (work.shouldStop()) {
+          stopped = true;
+          break;
+        }
+        worstRatio = assessPieces(range, t, settings, noProgress, pieces, worstRatio);
       }
-      worst.put(table, pass.worstRatio);
-      byVerdict(merge(pass.pieces, t, settings), candidates, rejected);
-      for (RangeAssessment set : fileSets(pass.pieces, t, settings)) {
+      worst.put(table, worstRatio);
+      for (RangeAssessment a : merge(pieces, t, settings)) {
+        (a.verdict() == Verdict.PLANNED ? candidates : rejected).add(a);
+      }
+      for (RangeAssessment set : fileSets(pieces, t, settings)) {
         RangeAssessment a = leaveOutNoProgress(set, noProgress);
         (a.verdict() == Verdict.PLANNED ? candidates : rejected).add(a);
       }
-      if (pass.stopped) {
-        break tables;
+      if (stopped) {
+        break;
       }
     }
     candidates.sort(BEST_FIRST);
@@ -137,78 +147,9 @@ public final class RangePlanner {
         Map.copyOf(worst), !work.stopped());
   }
 
-  /*
-   * Every loop over a table's ranges or pieces runs in chunks of TableFacts.CHUNK, a method call each (see there).
-   * On a first plan at 1e5 buckets the loops of merge and fileSets, and the plan's own loop over ranges, each in a
-   * method called once, ran interpreted for most of their rounds (docs/facts.md, "Planner time").
-   */
-
-  /** Steps 1-3 for the ranges of one table: the pieces assessed, the highest ratio seen, whether work stopped. */
-  private static final class TablePass {
-    private final TableFacts t;
-    private final PlannerSettings settings;
-    private final List<KeyRange> noProgress;
-    private final PlanWork work;
-    private final List<RangeAssessment> pieces = new ArrayList<>();
-    private double worstRatio;
-    private boolean stopped;
-
-    TablePass(TableFacts t, PlannerSettings settings, List<KeyRange> noProgress, PlanWork work) {
-      this.t = t;
-      this.settings = settings;
-      this.noProgress = noProgress;
-      this.work = work;
-    }
-
-    /** Ranges [from, to) of step 1, in key order, until the work says stop. */
-    void assess(List<KeyRange> ranges, int from, int to) {
-      for (int i = from; i < to; i++) {
-        if (work.shouldStop()) {
-          stopped = true;
-          return;
-        }
-        worstRatio = assessPieces(ranges.get(i), t, settings, noProgress, pieces, worstRatio);
-      }
-    }
-  }
-
-  /** Files [from, to) of {@code files} added to their table's list, for the tables to plan. */
-  private static void byTable(List<SstFile> files, int from, int to, Map<String, List<KeyRange>> bucketsByTable,
-      Map<String, List<SstFile>> filesByTable) {
-    for (int i = from; i < to; i++) {
-      SstFile f = files.get(i);
-      if (bucketsByTable.containsKey(f.table())) {
-        List<SstFile> tableFiles = filesByTable.get(f.table()); // no lambda: see BEST_FIRST
-        if (tableFiles == null) {
-          tableFiles = new ArrayList<>();
-          filesByTable.put(f.table(), tableFiles);
-        }
-        tableFiles.add(f);
-      }
-    }
-  }
-
-  /** Adds each of {@code assessed} to {@code planned} or to {@code other} by its verdict. */
-  private static void byVerdict(List<RangeAssessment> assessed, List<RangeAssessment> planned,
-      List<RangeAssessment> other) {
-    for (int from = 0; from < assessed.size(); from += TableFacts.CHUNK) {
-      byVerdict(assessed, planned, other, from, Math.min(assessed.size(), from + TableFacts.CHUNK));
-    }
-  }
-
-  private static void byVerdict(List<RangeAssessment> assessed, List<RangeAssessment> planned,
-      List<RangeAssessment> other, int from, int to) {
-    for (int i = from; i < to; i++) {
-      RangeAssessment a = assessed.get(i);
-      (a.verdict() == Verdict.PLANNED ? planned : other).add(a);
-    }
-  }
-
   /**
    * Steps 2 and 3 for one range of step 1: adds its pieces' assessments to {@code pieces}, returns the highest
-   * tombstone ratio seen so far. A method per range rather than the body of the loop over ranges: the JIT compiles
-   * a method after a few hundred calls, but the loop of a method called once only after some 60,000 rounds in the
-   * interpreter: most of a first plan at 1e5 buckets (docs/facts.md, "Planner time").
+   * tombstone ratio seen so far.
    */
   private static double assessPieces(KeyRange range, TableFacts t, PlannerSettings settings,
       List<KeyRange> noProgress, List<RangeAssessment> pieces, double worstRatio) {
@@ -217,14 +158,14 @@ public final class RangePlanner {
           && Math.round(RangeStats.estimate(t, piece.begin(), piece.end()).entries()) == 0) {
         continue; // a gap that straddling files cross but that holds nothing by estimate
       }
-      RangeAssessment a = assess(piece, t, settings);
+      RangeAssessment a = assessInPlan(piece, t, settings);
       if (a.verdict() == Verdict.BELOW_THRESHOLD) {
         a = denseSubRange(piece, t, settings).orElse(a);
       }
-      if (range.kind() == KeyRange.Kind.GAP && Math.round(a.estimate().entries()) == 0) {
+      if (range.kind() == KeyRange.Kind.GAP && Math.round(a.stats().entries()) == 0) {
         continue; // a gap that straddling files cross but that holds nothing by estimate
       }
-      worstRatio = Math.max(worstRatio, a.estimate().tombstoneRatio());
+      worstRatio = Math.max(worstRatio, a.stats().tombstoneRatio());
       // Before merging, so a piece that must wait does not hold back its neighbours.
       pieces.add(a.verdict() == Verdict.PLANNED ? leaveOutNoProgress(a, noProgress) : a);
     }
@@ -242,6 +183,26 @@ public final class RangePlanner {
 
   /** Assesses one range of an indexed table (see {@link #assess(KeyRange, List, List, PlannerSettings)}). */
   public static RangeAssessment assess(KeyRange range, TableFacts t, PlannerSettings s) {
+    return explain(assessInPlan(range, t, s), t);
+  }
+
+  /**
+   * The cost and the words of an assessment a plan left {@linkplain RangeAssessment#explained() unexplained} (a
+   * range below the thresholds), worked out from {@code index}: the facts of the range's table the plan was made
+   * from (its buckets may be left out: they change estimates, not the cost). Any other assessment is returned as
+   * it is.
+   */
+  public static RangeAssessment explain(RangeAssessment a, TableFacts index) {
+    if (a.explained()) {
+      return a;
+    }
+    KeyRange r = a.range();
+    RangeStats st = a.stats().withCost(CompactionCost.estimate(index, r.begin(), r.end(), a.forceBottommost()));
+    return a.explainedAs(st, why(st, a.thresholds(), ""));
+  }
+
+  /** {@link #assess(KeyRange, TableFacts, PlannerSettings)}, leaving a range below the thresholds unexplained. */
+  private static RangeAssessment assessInPlan(KeyRange range, TableFacts t, PlannerSettings s) {
     RangeStats est = RangeStats.estimate(t, range.begin(), range.end());
     boolean force = switch (s.bottommost()) {
       case FORCE -> true;
@@ -251,9 +212,8 @@ public final class RangePlanner {
     };
     long tombstones = Math.round(est.tombstones());
     if (est.deepestLevel() < 0 || tombstones < s.minTombstones() || est.tombstoneRatio() < s.tombstoneRatio()) {
-      // Nearly every range of a plan ends here: its cost and words are worked out only if someone asks.
-      CostWhenAsked stats = new CostWhenAsked(t, range, est, force);
-      return new RangeAssessment(range, range, est, stats, Verdict.BELOW_THRESHOLD, new WhyWhenAsked(stats, s), force);
+      // Nearly every range of a plan ends here: its cost and words are worked out only when a report asks.
+      return RangeAssessment.unexplained(range, est, force, s);
     }
     RangeStats st = est.withCost(CompactionCost.estimate(t, range.begin(), range.end(), force));
     Verdict v = st.busy() ? Verdict.BUSY : Verdict.PLANNED;
@@ -320,7 +280,7 @@ public final class RangePlanner {
     if (Keys.compare(begin, range.begin()) == 0 && Keys.compareEnds(end, range.end()) == 0) {
       return java.util.Optional.empty(); // the dense files span the whole range: nothing new to assess
     }
-    RangeAssessment sub = assess(new KeyRange(range.table(), KeyRange.Kind.DENSE_PART, range.label() + " dense part", begin, end), t, s);
+    RangeAssessment sub = assessInPlan(new KeyRange(range.table(), KeyRange.Kind.DENSE_PART, range.label() + " dense part", begin, end), t, s);
     return sub.verdict() == Verdict.PLANNED
         ? java.util.Optional.of(sub.with(Verdict.PLANNED, sub.why() + "; the range as a whole is below threshold"))
         : java.util.Optional.empty();
@@ -330,41 +290,22 @@ public final class RangePlanner {
   static List<KeyRange> partition(String table, TableFacts t) {
     List<KeyRange> all = new ArrayList<>();
     byte[] cursor = new byte[0];
-    List<KeyRange> buckets = t.buckets();
-    for (int from = 0; from < buckets.size() && cursor != null; from += TableFacts.CHUNK) {
-      cursor = addBuckets(table, t, buckets, from, Math.min(buckets.size(), from + TableFacts.CHUNK), cursor, all);
+    for (KeyRange b : t.buckets()) {
+      cursor = addBucket(table, t, b, cursor, all);
+      if (cursor == null) {
+        break; // a bucket ran to +inf; anything after it is inside it
+      }
     }
     if (cursor != null) {
       all.add(new KeyRange(table, KeyRange.Kind.GAP, NO_BUCKET, cursor, null));
     }
     List<KeyRange> held = new ArrayList<>(all.size());
-    for (int from = 0; from < all.size(); from += TableFacts.CHUNK) {
-      keepHeld(all, from, Math.min(all.size(), from + TableFacts.CHUNK), t, held);
-    }
-    return held;
-  }
-
-  /** Step 1 for buckets [from, to): returns the new cursor, null once a bucket ran to +inf. */
-  private static byte[] addBuckets(String table, TableFacts t, List<KeyRange> buckets, int from, int to,
-      byte[] cursor, List<KeyRange> all) {
-    byte[] c = cursor;
-    for (int i = from; i < to; i++) {
-      if (c == null) {
-        return null; // a bucket ran to +inf; anything after it is inside it
-      }
-      c = addBucket(table, t, buckets.get(i), c, all);
-    }
-    return c;
-  }
-
-  /** Adds the ranges [from, to) of {@code all} that some file overlaps to {@code held}. */
-  private static void keepHeld(List<KeyRange> all, int from, int to, TableFacts t, List<KeyRange> held) {
-    for (int i = from; i < to; i++) {
-      KeyRange r = all.get(i);
+    for (KeyRange r : all) {
       if (t.anyOverlapping(r.begin(), r.end())) {
         held.add(r);
       }
     }
+    return held;
   }
 
   /** Step 1 for one bucket: adds the gap before it (when it may hold data) and the bucket; returns the new cursor. */
@@ -454,57 +395,35 @@ public final class RangePlanner {
 
   /** Step 4: merge runs of neighbouring qualifying pieces while their files stay under the cap. */
   static List<RangeAssessment> merge(List<RangeAssessment> pieces, TableFacts t, PlannerSettings s) {
-    Merging m = new Merging(t, s);
-    for (int from = 0; from < pieces.size(); from += TableFacts.CHUNK) {
-      m.add(pieces, from, Math.min(pieces.size(), from + TableFacts.CHUNK));
+    List<RangeAssessment> out = new ArrayList<>();
+    RangeAssessment run = null;
+    int merged = 1;
+    for (RangeAssessment a : pieces) {
+      if (run != null && run.verdict() == Verdict.PLANNED && a.verdict() == Verdict.PLANNED) {
+        KeyRange joined = new KeyRange(run.range().table(), KeyRange.Kind.MERGED,
+            run.range().label() + " + " + a.range().label(), run.range().begin(), a.range().end());
+        RangeAssessment candidate = assessInPlan(joined, t, s);
+        if (candidate.verdict() == Verdict.PLANNED && candidate.stats().fileEntries() <= s.maxCompactionEntries()) {
+          run = candidate;
+          merged++;
+          continue;
+        }
+      }
+      if (run != null) {
+        out.add(mergedRun(run, merged));
+      }
+      run = a;
+      merged = 1;
     }
-    return m.finish();
+    if (run != null) {
+      out.add(mergedRun(run, merged));
+    }
+    return out;
   }
 
-  /** Step 4 over pieces given in key order, a chunk at a time: the run being merged and what is done. */
-  private static final class Merging {
-    private final TableFacts t;
-    private final PlannerSettings s;
-    private final List<RangeAssessment> out = new ArrayList<>();
-    private RangeAssessment run;
-    private int merged = 1;
-
-    Merging(TableFacts t, PlannerSettings s) {
-      this.t = t;
-      this.s = s;
-    }
-
-    void add(List<RangeAssessment> pieces, int from, int to) {
-      for (int i = from; i < to; i++) {
-        RangeAssessment a = pieces.get(i);
-        if (run != null && run.verdict() == Verdict.PLANNED && a.verdict() == Verdict.PLANNED) {
-          KeyRange joined = new KeyRange(run.range().table(), KeyRange.Kind.MERGED,
-              run.range().label() + " + " + a.range().label(), run.range().begin(), a.range().end());
-          RangeAssessment candidate = assess(joined, t, s);
-          if (candidate.verdict() == Verdict.PLANNED && candidate.stats().fileEntries() <= s.maxCompactionEntries()) {
-            run = candidate;
-            merged++;
-            continue;
-          }
-        }
-        if (run != null) {
-          out.add(done());
-        }
-        run = a;
-        merged = 1;
-      }
-    }
-
-    List<RangeAssessment> finish() {
-      if (run != null) {
-        out.add(done());
-      }
-      return out;
-    }
-
-    private RangeAssessment done() {
-      return merged > 1 ? run.with(run.verdict(), run.why() + "; merged " + merged + " ranges") : run;
-    }
+  /** A run of step 4 as it ends: its words say how many pieces it joined. */
+  private static RangeAssessment mergedRun(RangeAssessment run, int merged) {
+    return merged > 1 ? run.with(run.verdict(), run.why() + "; merged " + merged + " ranges") : run;
   }
 
   /**
@@ -519,23 +438,9 @@ public final class RangePlanner {
   static List<RangeAssessment> fileSets(List<RangeAssessment> pieces, TableFacts t, PlannerSettings s) {
     List<RangeAssessment> out = new ArrayList<>();
     int start = -1;
-    int n = pieces.size();
-    for (int from = 0; from <= n; from += TableFacts.CHUNK) { // up to n itself: the run that ends with the pieces
-      start = fileSets(pieces, t, s, out, start, from, Math.min(n + 1, from + TableFacts.CHUNK));
-    }
-    return out;
-  }
-
-  /**
-   * Step 5 for pieces [from, to); {@code to} may be one past the last piece, which closes the last run. Returns the
-   * start of the run still open.
-   */
-  private static int fileSets(List<RangeAssessment> pieces, TableFacts t, PlannerSettings s,
-      List<RangeAssessment> out, int runStart, int from, int to) {
-    int start = runStart;
-    for (int i = from; i < to; i++) {
+    for (int i = 0; i <= pieces.size(); i++) { // up to size() itself: it closes the run that ends with the pieces
       RangeAssessment a = i < pieces.size() ? pieces.get(i) : null;
-      boolean member = a != null && a.verdict() == Verdict.BELOW_THRESHOLD && a.estimate().tombstones() > 0;
+      boolean member = a != null && a.verdict() == Verdict.BELOW_THRESHOLD && a.stats().tombstones() > 0;
       if (member && start >= 0) {
         byte[] runEnd = pieces.get(i - 1).range().end();
         if (runEnd != null && Keys.compare(runEnd, a.range().begin()) <= 0
@@ -551,13 +456,13 @@ public final class RangePlanner {
       }
       start = member ? i : -1;
     }
-    return start;
+    return out;
   }
 
   private static RangeAssessment fileSet(List<RangeAssessment> run, TableFacts t, PlannerSettings s) {
     double tombstones = 0;
     for (RangeAssessment a : run) {
-      tombstones += a.estimate().tombstones();
+      tombstones += a.stats().tombstones();
     }
     if (Math.round(tombstones) < s.minTombstones()) {
       return null; // the sum cannot pass either: no need to assess the span
@@ -566,7 +471,7 @@ public final class RangePlanner {
     KeyRange last = run.get(run.size() - 1).range();
     KeyRange span = new KeyRange(first.table(), KeyRange.Kind.FILE_SET, first.label() + " .. " + last.label()
         + " (" + run.size() + " ranges)", first.begin(), last.end());
-    RangeAssessment a = assess(span, t, s);
+    RangeAssessment a = assessInPlan(span, t, s);
     return a.verdict() != Verdict.PLANNED ? null : a.with(Verdict.PLANNED, a.why() + "; " + run.size()
         + " ranges below the thresholds alone whose compactions rewrite the same files");
   }
@@ -597,42 +502,4 @@ public final class RangePlanner {
       return c != 0 ? c : Keys.compare(a.range().begin(), b.range().begin());
     }
   };
-
-  /** The estimates of a range with the cost of compacting it, worked out when first asked. */
-  private static final class CostWhenAsked extends RangeAssessment.WhenAsked<RangeStats> {
-    private final TableFacts t;
-    private final KeyRange range;
-    private final RangeStats estimate;
-    private final boolean force;
-
-    CostWhenAsked(TableFacts t, KeyRange range, RangeStats estimate, boolean force) {
-      this.t = t;
-      this.range = range;
-      this.estimate = estimate;
-      this.force = force;
-    }
-
-    @Override
-    RangeStats work() {
-      synchronized (t) { // the indexes of a table are not thread-safe
-        return estimate.withCost(CompactionCost.estimate(t, range.begin(), range.end(), force));
-      }
-    }
-  }
-
-  /** The words of a below-threshold verdict, worked out when first asked. */
-  private static final class WhyWhenAsked extends RangeAssessment.WhenAsked<String> {
-    private final Supplier<RangeStats> stats;
-    private final PlannerSettings settings;
-
-    WhyWhenAsked(Supplier<RangeStats> stats, PlannerSettings settings) {
-      this.stats = stats;
-      this.settings = settings;
-    }
-
-    @Override
-    String work() {
-      return why(stats.get(), settings, "");
-    }
-  }
 }

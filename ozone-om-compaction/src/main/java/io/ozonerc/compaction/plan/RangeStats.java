@@ -6,7 +6,7 @@ import java.util.List;
  * What the SST facts say about one key range: estimated counts inside it and the cost of compacting it.
  *
  * <p>Estimates ({@code entries}, {@code tombstones}, {@code hiddenPuts}) share straddling files by where the data
- * below them lies: the model is described at {@link TableFacts#share}, next to its code. Costs ({@code files},
+ * below them lies: the model is described at {@link BucketShares}, next to its code. Costs ({@code files},
  * {@code fileEntries}, {@code fileBytes}) count whole files, and not only the files overlapping the range: the
  * files RocksDB will pick for {@code compactRange} of it, level-0 files straddling other buckets and the files
  * below them included (see {@link CompactionCost}).
@@ -73,7 +73,7 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
 
   /**
    * Adds up the files of {@code t} that overlap [begin, end). Buckets guide how a file that straddles buckets is
-   * shared (see {@link TableFacts#share}); the cost is what {@code compactRange(begin, end)} will rewrite.
+   * shared (see {@link BucketShares}); the cost is what {@code compactRange(begin, end)} will rewrite.
    *
    * <p>Hidden puts: level-0 files are separate sorted runs ordered newest first by sequence number, every deeper
    * level is one run. Walking the runs from the oldest (deepest) up, each run's tombstones hide at most as many
@@ -131,12 +131,12 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
             runTombstones += lf.deletions(from + 1, to - 1);
           }
           t.work().step();
-          double share = t.overlappingShare(lf, from, begin, end); // the run [from, to) overlaps
+          double share = t.shares().overlappingShare(lf, from, begin, end); // the run [from, to) overlaps
           runEntries += lf.files[from].entries() * share;
           runTombstones += lf.files[from].deletions() * share;
           if (to - 1 > from) {
             t.work().step();
-            share = t.overlappingShare(lf, to - 1, begin, end);
+            share = t.shares().overlappingShare(lf, to - 1, begin, end);
             runEntries += lf.files[to - 1].entries() * share;
             runTombstones += lf.files[to - 1].deletions() * share;
           }
@@ -147,7 +147,7 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
             any = true;
             busy |= lf.files[i].beingCompacted();
             t.work().step();
-            double share = t.overlappingShare(lf, i, begin, end);
+            double share = t.shares().overlappingShare(lf, i, begin, end);
             runEntries += lf.files[i].entries() * share;
             runTombstones += lf.files[i].deletions() * share;
           }
@@ -177,8 +177,8 @@ public record RangeStats(double entries, double tombstones, double hiddenPuts, d
       }
       t.work().step();
       // A file covering the range's stretch of level 0 straddles both its ends.
-      double share = stretch >= 0 ? t.straddlingShare(l0, i, begin, end, begin, end)
-          : t.overlappingShare(l0, i, begin, end);
+      double share = stretch >= 0 ? t.shares().straddlingShare(l0, i, begin, end, begin, end)
+          : t.shares().overlappingShare(l0, i, begin, end);
       double runEntries = 0;
       double runTombstones = 0;
       runEntries += l0.files[i].entries() * share;

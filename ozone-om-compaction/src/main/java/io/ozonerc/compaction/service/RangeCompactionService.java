@@ -220,6 +220,10 @@ public class RangeCompactionService extends BackgroundService {
     return metrics;
   }
 
+  /**
+   * The last round as the service keeps it between rounds ({@link RoundResult#kept()}: the plan without its ranges
+   * below the thresholds), or null before the first.
+   */
   public RoundResult getLastRound() {
     return lastRound;
   }
@@ -252,7 +256,7 @@ public class RangeCompactionService extends BackgroundService {
     recorder.passEnded(p, r, epochMillisClock.getAsLong(), schedule.backoffNanos());
     showSchedule(end);
     if (p.kind() == Due.ROUND) {
-      lastRound = r;
+      lastRound = r.kept();
     } else {
       lastHeadCheck = r;
     }

@@ -128,6 +128,16 @@ public record RoundResult(Outcome outcome, String detail, CompactionPlan plan, H
     return new RoundResult(outcome, detail, null, null, List.of(), List.of(), List.of(), 0, durationMs, List.of());
   }
 
+  /**
+   * This result as the service keeps it between rounds: its range plan {@link CompactionPlan#withoutBelowThreshold
+   * without the ranges below the thresholds}, which nothing after the round reads; every count of
+   * {@link #summary()} stays.
+   */
+  RoundResult kept() {
+    return plan == null ? this : new RoundResult(outcome, detail, plan.withoutBelowThreshold(), headPlan, flushed,
+        compacted, skipped, left, durationMs, heads);
+  }
+
   /** Planned heads and ranges that no longer qualified (or were busy, or must wait for level 0) when re-checked. */
   public int stale() {
     return skipped.size();

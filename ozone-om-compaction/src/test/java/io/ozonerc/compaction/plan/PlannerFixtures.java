@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Reads and runs planner scenarios written as text, in the spirit of Pebble's datadriven
@@ -124,7 +125,8 @@ final class PlannerFixtures {
         case "hot" -> hot.add(KeyRange.bucket(w[1], w[2]));
         case "head" -> heads.add(head(w, keyValues(w, 3)));
         case "count" -> counts.add(count(w, keyValues(w, 3)));
-        case "plan" -> out = RangePlanner.plan(files, buckets, noProgress, settings(kv)).describe();
+        case "plan" -> out = explained(RangePlanner.plan(files, buckets, noProgress, settings(kv)), files, buckets)
+            .describe();
         case "probes" -> out = probes(kv, files, buckets, memDeletes, hot);
         case "heads" -> out = HeadPlanner.plan(heads, byTable(files), sortedByTable(buckets), settings(kv)).describe();
         case "counts" -> out = counts(kv, files, buckets, noProgress);
@@ -137,6 +139,19 @@ final class PlannerFixtures {
       throw new IllegalArgumentException(where + ": case needs a plan, probes, heads, counts or counted line");
     }
     return out;
+  }
+
+  /**
+   * {@code plan} with every assessment {@linkplain RangePlanner#explain explained} from the files and buckets it was
+   * made from, each table indexed once.
+   */
+  static CompactionPlan explained(CompactionPlan plan, List<SstFile> files, Map<String, List<KeyRange>> buckets) {
+    Map<String, TableFacts> index = new HashMap<>();
+    Function<RangeAssessment, RangeAssessment> explain = a -> RangePlanner.explain(a, index.computeIfAbsent(
+        a.range().table(), t -> TableFacts.of(files.stream().filter(f -> f.table().equals(t)).toList(),
+            buckets.getOrDefault(t, List.of()))));
+    return new CompactionPlan(plan.planned().stream().map(explain).toList(),
+        plan.notPlanned().stream().map(explain).toList(), plan.worstRatioByTable(), plan.complete());
   }
 
   /** The ranges pickProbes returns, one line each, with the bound that made a candidate of it. */

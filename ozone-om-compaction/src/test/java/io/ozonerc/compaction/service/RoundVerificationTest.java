@@ -227,6 +227,14 @@ class RoundVerificationTest {
     assertTrue(second.plan().notPlanned().stream()
         .anyMatch(a -> a.range().equals(stuck) && a.verdict() == Verdict.NO_PROGRESS), second.describe().toString());
     assertEquals(1, service.getMetrics().getRangesSkippedNoProgress());
+    // Between rounds the service keeps every count of the round, and none of its ranges below the thresholds (q2).
+    RoundResult kept = service.getLastRound();
+    assertEquals(second.summary(), kept.summary());
+    assertEquals(second.plan().planned(), kept.plan().planned());
+    assertTrue(second.plan().notPlanned().stream().anyMatch(a -> a.verdict() == Verdict.BELOW_THRESHOLD),
+        second.describe().toString());
+    assertEquals(second.plan().notPlanned().stream().filter(a -> a.verdict() != Verdict.BELOW_THRESHOLD).toList(),
+        kept.plan().notPlanned());
 
     RoundResult third = service.runRoundNow();
     assertEquals(List.of(), third.compacted(), third.describe().toString());
