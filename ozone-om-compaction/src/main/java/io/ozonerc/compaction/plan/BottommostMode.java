@@ -1,5 +1,7 @@
 package io.ozonerc.compaction.plan;
 
+import java.util.Locale;
+
 /**
  * Whether a range compaction also rewrites the files it finds in the range's bottommost level.
  *
@@ -52,6 +54,6 @@ public enum BottommostMode {
 
   @Override
   public String toString() {
-    return name().toLowerCase();
+    return name().toLowerCase(Locale.ROOT);
   }
 }

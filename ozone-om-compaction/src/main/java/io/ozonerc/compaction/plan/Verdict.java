@@ -1,5 +1,7 @@
 package io.ozonerc.compaction.plan;
 
+import java.util.Locale;
+
 /** What the planner decided for one range. Prints as the lower-case words used in fixtures and the CLI. */
 public enum Verdict {
   /** Chosen for this round. */
@@ -28,6 +30,6 @@ public enum Verdict {
 
   @Override
   public String toString() {
-    return name().toLowerCase().replace('_', '-');
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 }
