@@ -3,7 +3,6 @@ package io.ozonerc.bench.workload;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -856,9 +855,5 @@ public final class TombstoneBenchmark implements Callable<Integer> {
   private RangeServicePolicy.Settings rangeSettings(Duration iv) {
     return new RangeServicePolicy.Settings(iv, minTombstones, tombstoneRatio, maxCompactionEntries, rangesPerRun,
         rangeConf);
-  }
-
-  static Path defaultOut() {
-    return Paths.get("target", "bench-tombstones");
   }
 }

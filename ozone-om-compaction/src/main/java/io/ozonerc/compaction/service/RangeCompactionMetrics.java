@@ -191,11 +191,6 @@ public final class RangeCompactionMetrics implements MetricsSource {
     }
   }
 
-  /** Compactions and compacted bytes so far of ranges of one kind. */
-  public long[] kindCounts(KeyRange.Kind kind) {
-    return countsOf(perKind.get(kind));
-  }
-
   private static long[] countsOf(long[] counts) {
     if (counts == null) {
       return new long[2];
