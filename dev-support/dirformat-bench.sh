@@ -21,7 +21,7 @@ OUT="$(cd "$OUT" && pwd)"
 # ozone-om-compaction's test jar (the reactor has it once that module reached test-compile). Each module writes its
 # own target/dirformat-bench.classpath; benchmarks' is the one used.
 mvn -B -q -o -DskipTests -pl benchmarks -am test-compile dependency:build-classpath \
-  -Dmdep.outputFile=target/dirformat-bench.classpath >/dev/null
+  -Dmdep.outputFile=target/dirformat-bench.classpath >&2
 cp benchmarks/target/dirformat-bench.classpath "$OUT/classpath.txt"
 # Run from a private copy of the compiled classes: other builds in the same checkout rewrite target/classes, and a
 # JMH fork that starts meanwhile cannot find its generated classes.
