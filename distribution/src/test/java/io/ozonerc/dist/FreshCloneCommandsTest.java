@@ -368,8 +368,10 @@ class FreshCloneCommandsTest {
     if (r.exit() != 0) {
       Matcher m = OFFLINE_GAP.matcher(r.output());
       if (m.find() && !m.group(1).startsWith("io.ozonerc:")) {
-        Assumptions.abort(r.name() + ": " + m.group(1) + " is not in the local repository and this check runs"
-            + " offline; not checked (log " + r.log() + ")");
+        String reason = r.name() + ": " + m.group(1) + " is not in the local repository and this check runs"
+            + " offline; not checked (log " + r.log() + ")";
+        System.out.println("fresh clone: " + reason); // surefire's console does not show why a test was skipped
+        Assumptions.abort(reason);
       }
     }
     assertEquals(0, r.exit(), failure(r));
