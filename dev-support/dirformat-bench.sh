@@ -16,14 +16,23 @@ DATA="${DIRFORMAT_DATA:-/tmp/dirformat-data}"
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
 
-mvn -B -q -o -pl benchmarks -am compile -DskipTests
-mvn -B -q -o -pl benchmarks dependency:build-classpath -Dmdep.outputFile="$OUT/classpath.txt" >/dev/null
+# One reactor build (-am): benchmarks' classpath names this project's modules as their target/ folders, never as jars
+# in the local repository, which on a fresh clone holds none of them. test-compile, since benchmarks depends on
+# ozone-om-compaction's test jar (the reactor has it once that module reached test-compile). Each module writes its
+# own target/dirformat-bench.classpath; benchmarks' is the one used.
+mvn -B -q -o -DskipTests -pl benchmarks -am test-compile dependency:build-classpath \
+  -Dmdep.outputFile=target/dirformat-bench.classpath >&2
+cp benchmarks/target/dirformat-bench.classpath "$OUT/classpath.txt"
 # Run from a private copy of the compiled classes: other builds in the same checkout rewrite target/classes, and a
 # JMH fork that starts meanwhile cannot find its generated classes.
+# The classpath names this project's modules by their target/ folders: each is replaced by its copy.
 rm -rf "$OUT/classes"; mkdir -p "$OUT/classes"
-cp -r benchmarks/target/classes "$OUT/classes/benchmarks"
-cp -r ozone-om-metadata/target/classes "$OUT/classes/ozone-om-metadata"
-CP="$OUT/classes/benchmarks:$OUT/classes/ozone-om-metadata:$(cat "$OUT/classpath.txt")"
+CP=""
+for m in benchmarks ozone-om-metadata ozone-om-compaction ozone-om-db-lock; do
+  cp -r "$m/target/classes" "$OUT/classes/$m"
+  CP="$CP$OUT/classes/$m:"
+done
+CP="$CP$(tr ':' '\n' < "$OUT/classpath.txt" | grep -v "^$PWD/" | paste -sd: -)"
 JAVA=(nice -n 10 java -Ddirformat.data="$DATA" -cp "$CP")
 JVM_ARGS="-Ddirformat.data=$DATA -Xmx4g"
 
