@@ -560,6 +560,8 @@ public final class SkipHints {
     private final Settings settings;
     private final String sourceName;
     private volatile List<SkipHints> tables = Collections.emptyList();
+    /** Why the open store has no hints although it could take them, or null. */
+    private volatile String noHintsBecause;
 
     public Group(Settings settings) {
       this.settings = settings;
@@ -581,20 +583,28 @@ public final class SkipHints {
      * and reader of the family then finds through it, whatever table object it holds; the previous store's hints
      * are dropped. Call before the store takes writes.
      *
-     * @throws IllegalStateException if the store's RocksDB options let a write return before a new iterator sees
-     *     it (unordered_write): the argument in the class comment needs the opposite
+     * <p>A store whose RocksDB options let a write return before a new iterator sees it (unordered_write) gets no
+     * hints, since the argument in the class comment needs the opposite: with hints on that is an error, with them
+     * off the store runs without any, and turning them on later does nothing until the OM reopens its store.
+     *
+     * @throws IllegalStateException if hints are on and the store was opened with unordered_write
      */
     public void attach(DBStore store) {
+      tables = Collections.emptyList();
+      noHintsBecause = null;
       if (!(store instanceof RDBStore)) {
         LOG.info("No skip hints: the store is a {}, not an RDBStore", store.getClass().getName());
-        tables = Collections.emptyList();
         return;
       }
       final RocksDatabase db = ((RDBStore) store).getDb();
       if (db.unorderedWrite()) {
-        throw new IllegalStateException("Skip hints need RocksDB writes to be visible once they return, which "
-            + "unordered_write=true in the OM's RocksDB options does not promise: remove it, or set "
-            + ENABLED_KEY + "=false");
+        noHintsBecause = "Skip hints need RocksDB writes to be visible once they return, which unordered_write=true"
+            + " in the OM's RocksDB options does not promise";
+        if (settings.enabled) {
+          throw new IllegalStateException(noHintsBecause + ": remove it, or set " + ENABLED_KEY + "=false");
+        }
+        LOG.info("{}: this store gets none, whatever {} is set to later", noHintsBecause, ENABLED_KEY);
+        return;
       }
       List<SkipHints> attached = new ArrayList<>();
       for (String name : TABLES) {
@@ -616,7 +626,11 @@ public final class SkipHints {
       if (!on) {
         tables.forEach(SkipHints::clear);
       }
-      LOG.info("Skip hints turned {}", on ? "on" : "off");
+      if (on && noHintsBecause != null) {
+        LOG.info("Skip hints turned on, but the open store has none: {}", noHintsBecause);
+      } else {
+        LOG.info("Skip hints turned {}", on ? "on" : "off");
+      }
       return String.valueOf(on);
     }
 

@@ -48,22 +48,38 @@ class SkipHintsColumnFamilyTest {
     assertEquals("ok " + writer, FamilyWriteScenario.run(writer, tmp));
   }
 
-  /** RocksDB's unordered_write lets a put return before a new iterator sees it; the argument needs the opposite. */
+  /**
+   * RocksDB's unordered_write lets a put return before a new iterator sees it; the argument needs the opposite: with
+   * hints on the store is refused, with them off it gets none.
+   */
   @Test
   void aStoreWithUnorderedWriteIsRefused(@TempDir Path tmp) throws Exception {
     OzoneConfiguration conf = new OzoneConfiguration();
-    try (ManagedDBOptions options = new ManagedDBOptions()) {
-      options.setCreateIfMissing(true);
-      options.setCreateMissingColumnFamilies(true);
-      options.setUnorderedWrite(true);
-      try (DBStore store = open(conf, tmp.resolve("om"), options);
-           SkipHints.Group group = new SkipHints.Group(SkipHints.Settings.fromConfig(conf))) {
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> group.attach(store));
-        assertTrue(e.getMessage().contains("unordered_write=true") && e.getMessage().contains(SkipHints.ENABLED_KEY),
-            e.getMessage());
-        assertNull(((RDBStore) store).getDb().getColumnFamily(TABLE).getSkipHints(), "no family got hints");
-      }
+    try (DBStore store = open(conf, tmp.resolve("om"), unorderedWrite());
+         SkipHints.Group group = new SkipHints.Group(SkipHints.Settings.fromConfig(conf))) {
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> group.attach(store));
+      assertTrue(e.getMessage().contains("unordered_write=true") && e.getMessage().contains(SkipHints.ENABLED_KEY),
+          e.getMessage());
+      assertNull(((RDBStore) store).getDb().getColumnFamily(TABLE).getSkipHints(), "no family got hints");
     }
+    // With hints off the OM starts, and the store gets none: turning them on online cannot reach it.
+    conf.setBoolean(SkipHints.ENABLED_KEY, false);
+    try (DBStore store = open(conf, tmp.resolve("om"), unorderedWrite());
+         SkipHints.Group group = new SkipHints.Group(SkipHints.Settings.fromConfig(conf))) {
+      group.attach(store);
+      group.reconfigureEnabled("true");
+      assertNull(((RDBStore) store).getDb().getColumnFamily(TABLE).getSkipHints(), "no family got hints");
+      assertTrue(group.tables().isEmpty());
+    }
+  }
+
+  /** RocksDB options with unordered_write; the store that opens with them closes them. */
+  private static ManagedDBOptions unorderedWrite() {
+    ManagedDBOptions options = new ManagedDBOptions();
+    options.setCreateIfMissing(true);
+    options.setCreateMissingColumnFamilies(true);
+    options.setUnorderedWrite(true);
+    return options;
   }
 
   /**
