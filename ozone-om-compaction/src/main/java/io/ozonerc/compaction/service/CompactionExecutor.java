@@ -63,17 +63,12 @@ final class CompactionExecutor {
     return current;
   }
 
-  /** Asked before each compaction; returns why to stop, or null to go on. */
-  interface StopCheck {
-    RangeCompactor.Stop check() throws IOException;
-  }
-
   /**
    * What running one planned compaction came to: {@code compacted} or {@code skipped} (the other null);
    * {@code stop} is what kept its bottommost rewrite from starting (null when none was due, or it ran). For a
    * head, {@code headBefore} and {@code headAfter} are its probes before and after (after is null when skipped).
    */
-  record Ran(Compacted compacted, RangeAssessment skipped, RangeCompactor.Stop stop, HeadFacts headBefore,
+  record Ran(Compacted compacted, RangeAssessment skipped, Stop stop, HeadFacts headBefore,
       HeadFacts headAfter) {
     /** True when a finished head compaction left the head still dead: it is held until its files change. */
     boolean leftStuck() {
@@ -89,7 +84,7 @@ final class CompactionExecutor {
    *
    * @param tableBuckets the sorted bucket ranges of its table
    */
-  Ran run(RangeAssessment planned, List<KeyRange> tableBuckets, RoundSettings s, StopCheck stops)
+  Ran run(RangeAssessment planned, List<KeyRange> tableBuckets, RoundSettings s, Stop.Check stops)
       throws IOException {
     KeyRange key = PlanMemory.key(planned);
     Fresh first = recheck(planned, tableBuckets, s);
@@ -106,7 +101,7 @@ final class CompactionExecutor {
     }
     long t0 = nanoClock.getAsLong();
     RangeStats firstPass = null;
-    RangeCompactor.Stop stop = null;
+    Stop stop = null;
     Fresh last;
     current = before.range();
     try {

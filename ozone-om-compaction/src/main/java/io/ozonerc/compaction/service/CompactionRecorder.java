@@ -9,7 +9,7 @@ import io.ozonerc.compaction.plan.Verdict;
 import io.ozonerc.compaction.service.RoundResult.Compacted;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
 import io.ozonerc.compaction.service.Schedule.Due;
-import io.ozonerc.compaction.service.Schedule.Pass;
+import io.ozonerc.compaction.service.Schedule.Admission;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -34,10 +34,10 @@ final class CompactionRecorder implements RoundListener {
   }
 
   /**
-   * Counts a round (not a head check) about to start, when it counts as run ({@link Pass#counts}: let through, or
+   * Counts a round (not a head check) about to start, when it counts as run ({@link Admission#counts}: let through, or
    * skipped for the leader policy).
    */
-  void passStarted(Pass p) {
+  void passStarted(Admission p) {
     if (p.kind() == Due.ROUND && p.counts()) {
       metrics.roundsRun.incr();
     }
@@ -49,7 +49,7 @@ final class CompactionRecorder implements RoundListener {
    *
    * @param backoffNanos the back-off in force after it, for the log line of a pressure stop
    */
-  void passEnded(Pass p, RoundResult r, long endEpochMillis, long backoffNanos) {
+  void passEnded(Admission p, RoundResult r, long endEpochMillis, long backoffNanos) {
     boolean round = p.kind() == Due.ROUND;
     if (round && p.counts()) {
       roundEnded(r, endEpochMillis);

@@ -31,8 +31,8 @@ final class PassRunner {
   }
 
   /** Runs the planned dead heads in order; remembers the hot ones and paces from what each was left at. */
-  Pass heads(RoundSettings s, HeadPlan headPlan, Map<String, List<KeyRange>> sortedBuckets,
-      CompactionExecutor.StopCheck stops) throws IOException {
+  RoundProgress heads(RoundSettings s, HeadPlan headPlan, Map<String, List<KeyRange>> sortedBuckets,
+      Stop.Check stops) throws IOException {
     memory.rememberHot(headPlan.probed(), s.planner().deadHeadMinKeys());
     Map<KeyRange, HeadPace.Reading> readings = new LinkedHashMap<>();
     headPlan.probed().forEach(h -> readings.put(h.range(),
@@ -40,24 +40,25 @@ final class PassRunner {
     listener.headsProbed(headPlan.probed());
     listener.headsPlanned(headPlan.plan());
     headPlan.plan().notPlanned().forEach(a -> HeadPace.markHeld(readings, a));
-    return run(headPlan.plan().planned(), sortedBuckets, s, stops, Pass.NONE, readings);
+    return run(headPlan.plan().planned(), sortedBuckets, s, stops, RoundProgress.NONE, readings);
   }
 
   /** Runs planned ranges or counted buckets in order, after what {@code before} (an earlier pass) did. */
-  Pass ranges(List<RangeAssessment> planned, Map<String, List<KeyRange>> sortedBuckets, RoundSettings s,
-      CompactionExecutor.StopCheck stops, Pass before) throws IOException {
+  RoundProgress ranges(List<RangeAssessment> planned, Map<String, List<KeyRange>> sortedBuckets, RoundSettings s,
+      Stop.Check stops, RoundProgress before) throws IOException {
     return run(planned, sortedBuckets, s, stops, before, null);
   }
 
   /** {@code readings} is updated for heads; null for a range pass. */
-  private Pass run(List<RangeAssessment> planned, Map<String, List<KeyRange>> sortedBuckets, RoundSettings s,
-      CompactionExecutor.StopCheck stops, Pass before, Map<KeyRange, HeadPace.Reading> readings) throws IOException {
+  private RoundProgress run(List<RangeAssessment> planned, Map<String, List<KeyRange>> sortedBuckets, RoundSettings s,
+      Stop.Check stops, RoundProgress before, Map<KeyRange, HeadPace.Reading> readings) throws IOException {
     List<Compacted> done = new ArrayList<>(before.done());
     List<RangeAssessment> skipped = new ArrayList<>(before.skipped());
     for (int next = 0; next < planned.size(); next++) {
-      RangeCompactor.Stop stop = stops.check();
+      Stop stop = stops.check();
       if (stop != null) {
-        return new Pass(done, skipped, planned.size() - next, stop, Pass.readingsOf(readings, before));
+        return new RoundProgress(done, skipped, planned.size() - next, stop,
+            RoundProgress.readingsOf(readings, before));
       }
       RangeAssessment p = planned.get(next);
       CompactionExecutor.Ran ran = executor.run(p, sortedBuckets.getOrDefault(p.range().table(), List.of()), s,
@@ -83,9 +84,10 @@ final class PassRunner {
       }
       if (ran.stop() != null) {
         // This one was compacted; its bottommost rewrite is left to a later round.
-        return new Pass(done, skipped, planned.size() - next - 1, ran.stop(), Pass.readingsOf(readings, before));
+        return new RoundProgress(done, skipped, planned.size() - next - 1, ran.stop(),
+            RoundProgress.readingsOf(readings, before));
       }
     }
-    return new Pass(done, skipped, 0, null, Pass.readingsOf(readings, before));
+    return new RoundProgress(done, skipped, 0, null, RoundProgress.readingsOf(readings, before));
   }
 }

@@ -5,7 +5,7 @@ import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.service.RoundResult.Compacted;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
 import io.ozonerc.compaction.service.Schedule.Due;
-import io.ozonerc.compaction.service.Schedule.Pass;
+import io.ozonerc.compaction.service.Schedule.Admission;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -65,7 +65,7 @@ public class RangeCompactionService extends BackgroundService {
   private final RangeCompactor compactor;
   private final ReentrantLock roundLock = new ReentrantLock();
   /** The pass running now, for the gate; null between passes. */
-  private volatile Pass running;
+  private volatile Admission running;
   private volatile RoundResult lastRound;
   private volatile RoundResult lastHeadCheck;
 
@@ -91,7 +91,7 @@ public class RangeCompactionService extends BackgroundService {
     this.nanoClock = nanoClock;
     this.epochMillisClock = epochMillisClock;
     this.gate = new CompactionGate(store, () -> {
-      Pass p = running;
+      Admission p = running;
       return p != null && p.paused();
     });
     this.compactor = new RangeCompactor(gate, nanoClock, recorder);
@@ -190,7 +190,7 @@ public class RangeCompactionService extends BackgroundService {
   Tick tick() {
     roundLock.lock();
     try {
-      Pass p = schedule.scheduled(nanoClock.getAsLong(), isLeader);
+      Admission p = schedule.scheduled(nanoClock.getAsLong(), isLeader);
       return p == null ? new Tick(Due.NOTHING, null) : new Tick(p.kind(), run(p));
     } finally {
       roundLock.unlock();
@@ -248,7 +248,7 @@ public class RangeCompactionService extends BackgroundService {
   }
 
   /** Runs a pass the schedule let through, or reports why not; then books it. Requires roundLock. */
-  private RoundResult run(Pass p) {
+  private RoundResult run(Admission p) {
     recorder.passStarted(p);
     RoundResult r = p.refusal() == null ? compact(p) : RoundResult.early(p.refusal(), p.why(), 0);
     long end = nanoClock.getAsLong();
@@ -267,7 +267,7 @@ public class RangeCompactionService extends BackgroundService {
    * The compactor's round or head check. A stop for a pause ends it as {@code paused}; so does a compaction the
    * gate refused, but then without the rest of the result (its compactions are in the metrics and history).
    */
-  private RoundResult compact(Pass p) {
+  private RoundResult compact(Admission p) {
     running = p;
     try {
       return p.settle(p.kind() == Due.ROUND ? compactor.run(p.round(), p::stopRequested)

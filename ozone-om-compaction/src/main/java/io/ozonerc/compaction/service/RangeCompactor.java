@@ -88,13 +88,13 @@ public final class RangeCompactor {
       return RoundResult.early(Outcome.PRESSURE, pressure, elapsedMs(start));
     }
     memory.rotate(); // once a round: the rotating halves of its head probes and counts move on
-    CompactionExecutor.StopCheck stops = () -> stopReason(s, start, stopRequested);
+    Stop.Check stops = () -> stopReason(s, start, stopRequested);
     List<MemtableFacts> flushed = s.flushMemtables() ? flushMemtablesThatQualify(s, stopRequested) : List.of();
     Map<String, List<KeyRange>> buckets = store.bucketRanges(s.tables());
     Map<String, List<KeyRange>> sortedBuckets = RangePlanner.sortedBuckets(buckets);
     List<SstFile> files = store.liveFiles(s.tables());
     HeadPlan headPlan = HeadPlan.NONE;
-    Pass heads = Pass.NONE;
+    RoundProgress heads = RoundProgress.NONE;
     if (s.planner().deadHeadMinKeys() > 0) {
       headPlan = planHeads(s, files, sortedBuckets, false);
       heads = passes.heads(s, headPlan, sortedBuckets, stops);
@@ -115,7 +115,7 @@ public final class RangeCompactor {
           work.steps());
     }
     listener.planned(plan);
-    Pass ranges = passes.ranges(plan.planned(), sortedBuckets, s, stops, heads);
+    RoundProgress ranges = passes.ranges(plan.planned(), sortedBuckets, s, stops, heads);
     if (ranges.stop() != null) {
       return ranges.result(plan, headPlan, flushed, elapsedMs(start));
     }
@@ -125,7 +125,7 @@ public final class RangeCompactor {
       return ranges.result(plan, headPlan, flushed, elapsedMs(start));
     }
     CompactionPlan counted = planCounted(s, plan, sortedBuckets, ranges.spent());
-    Pass all = passes.ranges(counted.planned(), sortedBuckets, s, stops, ranges);
+    RoundProgress all = passes.ranges(counted.planned(), sortedBuckets, s, stops, ranges);
     return all.result(plan.then(counted), headPlan, flushed, elapsedMs(start));
   }
 
@@ -185,12 +185,9 @@ public final class RangeCompactor {
       return RoundResult.early(Outcome.PRESSURE, pressure, elapsedMs(start));
     }
     HeadPlan plan = planHeads(s, store.liveFiles(s.tables()), Map.of(), true);
-    Pass heads = passes.heads(s, plan, Map.of(), () -> stopReason(s, start, stopRequested));
+    RoundProgress heads = passes.heads(s, plan, Map.of(), () -> stopReason(s, start, stopRequested));
     return heads.result(null, plan, List.of(), elapsedMs(start));
   }
-
-  /** Why a round stops before its next compaction. */
-  record Stop(Outcome outcome, String detail) { }
 
   /**
    * Probes dead heads and plans them ({@link HeadPlanner}); reads only. The one copy of the head decision: a round,

@@ -7,7 +7,6 @@ import io.ozonerc.compaction.plan.HeadPlan;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.MemtableFacts;
 import io.ozonerc.compaction.plan.RangeAssessment;
-import io.ozonerc.compaction.service.RangeCompactor.Stop;
 import io.ozonerc.compaction.service.RoundResult.Compacted;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
 import java.util.List;
@@ -18,9 +17,9 @@ import java.util.Map;
  * null while it runs on. {@code readings}: every probed head, left at its probed count or, when the round compacted
  * it, at the count after.
  */
-record Pass(List<Compacted> done, List<RangeAssessment> skipped, int left, Stop stop,
+record RoundProgress(List<Compacted> done, List<RangeAssessment> skipped, int left, Stop stop,
     List<HeadPace.Reading> readings) {
-  static final Pass NONE = new Pass(List.of(), List.of(), 0, null, List.of());
+  static final RoundProgress NONE = new RoundProgress(List.of(), List.of(), 0, null, List.of());
 
   /** The round's budget these compactions spent: their count, and the file bytes they were planned at. */
   Budget.Spent spent() {
@@ -33,7 +32,7 @@ record Pass(List<Compacted> done, List<RangeAssessment> skipped, int left, Stop 
   }
 
   /** The head readings a pass leaves: its own when it ran heads, else those of the pass before it. */
-  static List<HeadPace.Reading> readingsOf(Map<KeyRange, HeadPace.Reading> readings, Pass before) {
+  static List<HeadPace.Reading> readingsOf(Map<KeyRange, HeadPace.Reading> readings, RoundProgress before) {
     return readings == null ? before.readings() : List.copyOf(readings.values());
   }
 }

@@ -30,7 +30,7 @@ import java.util.function.BooleanSupplier;
  *
  * <h2>Pause</h2>
  * Every reconfiguration with {@code service.enabled=false} is a pause. A pass that began before a pause stops at its
- * next compaction ({@link Pass#paused()}); while paused no scheduled pass begins. An explicit round begun while
+ * next compaction ({@link Admission#paused()}); while paused no scheduled pass begins. An explicit round begun while
  * paused runs (an operator asked for it) until the next pause.
  *
  * <p>Times are {@link System#nanoTime()} readings, compared only as differences, so a clock that wraps is safe.
@@ -139,34 +139,34 @@ final class Schedule {
   }
 
   /** The scheduled pass due at {@code now}, let through or refused by the guard; null when nothing is due. */
-  Pass scheduled(long now, BooleanSupplier leader) {
+  Admission scheduled(long now, BooleanSupplier leader) {
     Version v = version;
     Due d = due(now, lastRoundEnd, lastCheckEnd, v.settings(), headWaitNanos);
     return d == Due.NOTHING ? null : admit(v, d, false, now, leader);
   }
 
   /** A round an operator or tool asked for at {@code now}: it runs while paused and during a back-off. */
-  Pass explicit(long now, BooleanSupplier leader) {
+  Admission explicit(long now, BooleanSupplier leader) {
     return admit(version, Due.ROUND, true, now, leader);
   }
 
-  private Pass admit(Version v, Due kind, boolean explicit, long now, BooleanSupplier leader) {
+  private Admission admit(Version v, Due kind, boolean explicit, long now, BooleanSupplier leader) {
     Settings s = v.settings();
     if (stopping) {
-      return new Pass(kind, explicit, now, v, Outcome.SHUTDOWN, "service stopping", null);
+      return new Admission(kind, explicit, now, v, Outcome.SHUTDOWN, "service stopping", null);
     }
     if (!explicit && !s.enabled()) {
-      return new Pass(kind, false, now, v, Outcome.PAUSED, RangeCompactionConfig.ENABLED_KEY + "=false", null);
+      return new Admission(kind, false, now, v, Outcome.PAUSED, RangeCompactionConfig.ENABLED_KEY + "=false", null);
     }
     if (!explicit && backingOff(now)) {
-      return new Pass(kind, false, now, v, Outcome.BACKING_OFF, "backing off after write pressure", null);
+      return new Admission(kind, false, now, v, Outcome.BACKING_OFF, "backing off after write pressure", null);
     }
     PlannerSettings planner = settingsForRole(s.config(), leader.getAsBoolean());
     if (planner == null) {
-      return new Pass(kind, explicit, now, v, Outcome.LEADER_SKIPPED, "leader.policy=skip and this OM is the leader",
-          null);
+      return new Admission(kind, explicit, now, v, Outcome.LEADER_SKIPPED,
+          "leader.policy=skip and this OM is the leader", null);
     }
-    return new Pass(kind, explicit, now, v, null, "", RoundSettings.of(s.config(), planner));
+    return new Admission(kind, explicit, now, v, null, "", RoundSettings.of(s.config(), planner));
   }
 
   /**
@@ -175,7 +175,7 @@ final class Schedule {
    * A scheduled round refused for stopping, pause or back-off does not count as a round, so the next tick tries
    * again.
    */
-  void finish(Pass p, RoundResult r, long end) {
+  void finish(Admission p, RoundResult r, long end) {
     Settings s = p.version.settings();
     if (r.outcome() == Outcome.PRESSURE) {
       pressureStops++;
@@ -199,7 +199,7 @@ final class Schedule {
   }
 
   /** Paces head checks from what a pass read, unless a reconfiguration since it began restarted the pace. */
-  private synchronized void pace(Pass p, List<HeadPace.Reading> heads) {
+  private synchronized void pace(Admission p, List<HeadPace.Reading> heads) {
     if (version != p.version) {
       return;
     }
@@ -250,7 +250,7 @@ final class Schedule {
    * The guard's answer for one round or head check: let through ({@link #refusal()} null) with the settings it
    * runs with, or refused with the outcome that says why.
    */
-  final class Pass {
+  final class Admission {
     private final Due kind;
     private final boolean explicit;
     private final long start;
@@ -259,7 +259,7 @@ final class Schedule {
     private final String why;
     private final RoundSettings round;
 
-    private Pass(Due kind, boolean explicit, long start, Version version, Outcome refusal, String why,
+    private Admission(Due kind, boolean explicit, long start, Version version, Outcome refusal, String why,
         RoundSettings round) {
       this.kind = kind;
       this.explicit = explicit;

@@ -12,7 +12,7 @@ import io.ozonerc.compaction.plan.HeadPace;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
 import io.ozonerc.compaction.service.Schedule.Due;
-import io.ozonerc.compaction.service.Schedule.Pass;
+import io.ozonerc.compaction.service.Schedule.Admission;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
@@ -51,15 +51,15 @@ class ScheduleTest {
   }
 
   /** The scheduled pass due at {@code now}, finished at once with {@code outcome} when let through. */
-  static Pass tick(Schedule s, long now, Outcome outcome) {
-    Pass p = s.scheduled(now, FOLLOWER);
+  static Admission tick(Schedule s, long now, Outcome outcome) {
+    Admission p = s.scheduled(now, FOLLOWER);
     if (p != null) {
       s.finish(p, RoundResult.early(p.refusal() == null ? outcome : p.refusal(), "", 0), now);
     }
     return p;
   }
 
-  static Due due(Pass p) {
+  static Due due(Admission p) {
     return p == null ? Due.NOTHING : p.kind();
   }
 
@@ -146,7 +146,7 @@ class ScheduleTest {
     }
     s.stop(stopping);
     long now = t + 2 * M;
-    Pass p = explicit ? s.explicit(now, LEADER) : s.scheduled(now, LEADER);
+    Admission p = explicit ? s.explicit(now, LEADER) : s.scheduled(now, LEADER);
     assertNotNull(p, "a round is due: none has run");
     assertEquals(Due.ROUND, p.kind());
     assertEquals(expected, p.refusal(), p.why());
@@ -167,7 +167,7 @@ class ScheduleTest {
           "1 ns before " + minutes + "m");
       assertFalse(s.backingOff(t + minutes * M));
       t += minutes * M;
-      Pass p = tick(s, t, Outcome.PRESSURE);
+      Admission p = tick(s, t, Outcome.PRESSURE);
       assertNull(p.refusal(), "at " + minutes + "m");
       assertEquals(Due.ROUND, p.kind(), "a refused round does not count: the round is still due");
     }
@@ -189,7 +189,7 @@ class ScheduleTest {
     assertEquals(Due.HEAD_CHECK, due(tick(s, 5 * S, Outcome.PRESSURE)));
     assertEquals(10 * M, s.backoffNanos());
     assertEquals(Outcome.BACKING_OFF, tick(s, 10 * S, Outcome.COMPLETED).refusal(), "the next check is held");
-    Pass now = s.explicit(20 * S, FOLLOWER);
+    Admission now = s.explicit(20 * S, FOLLOWER);
     assertNull(now.refusal(), "an explicit round ignores the back-off");
     s.finish(now, RoundResult.early(Outcome.PRESSURE, "", 0), 20 * S);
     assertEquals(20 * M, s.backoffNanos(), "and counts its pressure stop");
@@ -210,10 +210,10 @@ class ScheduleTest {
   void headChecksArePacedWithinTheirBounds(long t) {
     Schedule s = schedule();
     assertEquals(5 * S, s.headWaitNanos(), "first head.check.interval");
-    Pass round = s.scheduled(t, FOLLOWER);
+    Admission round = s.scheduled(t, FOLLOWER);
     s.finish(round, headsRead(10_000, 0), t);
     assertEquals(5 * S, s.headWaitNanos(), "one reading: no rate yet");
-    Pass check = s.scheduled(t + 5 * S, FOLLOWER);
+    Admission check = s.scheduled(t + 5 * S, FOLLOWER);
     s.finish(check, headsRead(6_000, 0), t + 5 * S); // 1,200 a second: 2,000 in 1.7 s
     assertEquals(2_000 * S / 1_200, s.headWaitNanos(), 1, "paced to the growth");
     s.finish(s.scheduled(t + 7 * S, FOLLOWER), headsRead(1_000_000, 0), t + 7 * S);
@@ -222,7 +222,7 @@ class ScheduleTest {
     long at = t + 7 * S;
     for (long expected : new long[] {2 * S, 4 * S, 8 * S, 16 * S, 30 * S, 30 * S}) {
       at += wait;
-      Pass quiet = s.scheduled(at, FOLLOWER);
+      Admission quiet = s.scheduled(at, FOLLOWER);
       assertEquals(Due.HEAD_CHECK, quiet.kind());
       s.finish(quiet, headsRead(0, 0), at);
       assertEquals(expected, s.headWaitNanos(), "doubles while nothing grows, up to head.check.max.interval");
@@ -240,7 +240,7 @@ class ScheduleTest {
         "ozone.om.range.compaction.head.check.max.interval", "40s")));
     assertEquals(8 * S, s.headWaitNanos(), "starts over at the new head.check.interval");
 
-    Pass check = s.scheduled(13 * S, FOLLOWER);
+    Admission check = s.scheduled(13 * S, FOLLOWER);
     assertEquals(Due.HEAD_CHECK, check.kind());
     s.reconfigure(Schedule.Settings.of(config("ozone.om.range.compaction.head.check.interval", "9s",
         "ozone.om.range.compaction.head.check.max.interval", "40s")));
@@ -270,7 +270,7 @@ class ScheduleTest {
   void whatCountsAsARound() {
     Schedule skip = schedule("ozone.om.range.compaction.leader.policy", "skip",
         "ozone.om.range.compaction.head.check.interval", "0s");
-    Pass skipped = skip.scheduled(0, LEADER);
+    Admission skipped = skip.scheduled(0, LEADER);
     assertEquals(Outcome.LEADER_SKIPPED, skipped.refusal());
     skip.finish(skipped, RoundResult.early(Outcome.LEADER_SKIPPED, "", 0), S);
     assertNull(skip.scheduled(S + 10 * M - 1, LEADER), "the next round one interval after the skipped one");
@@ -289,7 +289,7 @@ class ScheduleTest {
   @Test
   void whatAPauseStops() {
     Schedule s = schedule();
-    Pass scheduled = s.scheduled(0, FOLLOWER);
+    Admission scheduled = s.scheduled(0, FOLLOWER);
     assertFalse(scheduled.stopRequested());
     s.reconfigure(Schedule.Settings.of(config(RangeCompactionConfig.ENABLED_KEY, "false")));
     assertTrue(scheduled.paused());
@@ -300,7 +300,7 @@ class ScheduleTest {
     RoundResult done = RoundResult.early(Outcome.COMPLETED, "", 0);
     assertSame(done, scheduled.settle(done), "only a stop is turned into a pause");
 
-    Pass explicit = s.explicit(S, FOLLOWER);
+    Admission explicit = s.explicit(S, FOLLOWER);
     assertNull(explicit.refusal(), "an operator's round runs while paused");
     assertFalse(explicit.stopRequested());
     s.reconfigure(Schedule.Settings.of(config(RangeCompactionConfig.ENABLED_KEY, "false",
