@@ -59,7 +59,7 @@ public final class HintedHeads {
     Path out = Path.of(args[0]);
     List<String> lines = new ArrayList<>();
     for (String scenario : List.of("shared", "own")) {
-      OmMetadataManagerImpl om = SkipHintRaces.openStore(out, scenario);
+      OmMetadataManagerImpl om = SkipHintRaces.openStore(out, scenario, "1s");
       try {
         lines.add(run(om, scenario.equals("shared")));
       } finally {

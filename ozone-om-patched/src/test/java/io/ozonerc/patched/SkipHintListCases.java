@@ -28,8 +28,8 @@ import org.apache.hadoop.ozone.om.helpers.OmVolumeArgs;
  * heads of the queues (below their oldest live key) as well as at their tails; lists run from the bucket start,
  * from random and missing start keys, under prefixes, and page to the end.
  *
- * <p>Arguments: OUT SEED STEPS [KEY=VALUE settings...]. The patched run ends with a {@code hints} line (its
- * counters), not compared.
+ * <p>Arguments: OUT SEED STEPS [KEY=VALUE settings...]; {@code workload=spans} runs {@link #spanStep} instead of
+ * the queue steps. The patched run ends with a {@code hints} line (its counters), not compared.
  */
 public final class SkipHintListCases {
   private static final String VOLUME = "vol";
@@ -41,12 +41,14 @@ public final class SkipHintListCases {
   private final Random random;
   private final List<TreeSet<Integer>> live = new ArrayList<>();
   private final List<Long> unflushedEpochs = new ArrayList<>();
+  private final boolean spans;
   private long epoch = 1;
 
-  private SkipHintListCases(OmMetadataManagerImpl om, Random random) {
+  private SkipHintListCases(OmMetadataManagerImpl om, Random random, boolean spans) {
     this.om = om;
     this.keys = om.getKeyTable(BucketLayout.OBJECT_STORE);
     this.random = random;
+    this.spans = spans;
   }
 
   public static void main(String[] args) throws Exception {
@@ -56,14 +58,19 @@ public final class SkipHintListCases {
     Path dir = Files.createTempDirectory(out.toAbsolutePath().getParent(), "om-store");
     OzoneConfiguration conf = new OzoneConfiguration();
     conf.set(OMConfigKeys.OZONE_OM_DB_DIRS, dir.toString());
+    boolean spans = false;
     for (int i = 3; i < args.length; i++) {  // settings, e.g. ozone.om.list.skip.hints.enabled=false
       String[] kv = args[i].split("=", 2);
-      conf.set(kv[0], kv[1]);
+      if (kv[0].equals("workload")) {
+        spans = kv[1].equals("spans");
+      } else {
+        conf.set(kv[0], kv[1]);
+      }
     }
     OmMetadataManagerImpl om = new OmMetadataManagerImpl(conf, null);
     List<String> lines = new ArrayList<>();
     try {
-      SkipHintListCases w = new SkipHintListCases(om, random);
+      SkipHintListCases w = new SkipHintListCases(om, random, spans);
       w.setUp();
       for (int i = 0; i < steps; i++) {
         String line = w.step();
@@ -99,7 +106,7 @@ public final class SkipHintListCases {
         ((org.apache.hadoop.hdds.utils.db.TypedTable<?, ?>) om.getKeyTable(BucketLayout.OBJECT_STORE))
             .getSkipHints();
     return "entries=" + h.size() + " used=" + h.used() + " learned=" + h.learned() + " refused=" + h.refused()
-        + " retired=" + h.retired() + " pending=" + h.pendingKeys();
+        + " retired=" + h.retired() + " pending=" + h.pendingKeys() + " merged=" + h.merged();
   }
 
   private void setUp() throws Exception {
@@ -122,6 +129,9 @@ public final class SkipHintListCases {
 
   /** One random step; a listing returns its line, writes return null. */
   private String step() throws Exception {
+    if (spans) {
+      return spanStep();
+    }
     int b = random.nextInt(BUCKETS.size());
     String bucket = BUCKETS.get(b);
     TreeSet<Integer> set = live.get(b);
@@ -154,6 +164,58 @@ public final class SkipHintListCases {
       };
       int page = 1 + random.nextInt(random.nextBoolean() ? 4 : 50);
       boolean all = random.nextInt(3) == 0;
+      return "list " + bucket + " prefix=" + prefix + " start=" + start + " page=" + page + (all ? " all" : "")
+          + " -> " + list(bucket, prefix, start, page, all);
+    }
+    return null;
+  }
+
+  /**
+   * One step of the span workload: dead runs anywhere in a bucket, not only at its head, and listings that start
+   * inside them. Expiry-shaped deletes (a run of consecutive live keys from a random point on), scattered deletes,
+   * creates into dead keys, flushes, and listings from random markers (live, dead, between keys, none), under
+   * prefixes, one page or paging to the end from the last key of each page.
+   */
+  private String spanStep() throws Exception {
+    int b = random.nextInt(BUCKETS.size());
+    String bucket = BUCKETS.get(b);
+    TreeSet<Integer> set = live.get(b);
+    int r = random.nextInt(100);
+    if (r < 15 && !set.isEmpty()) {
+      Integer k = set.ceiling(random.nextInt(400));
+      for (int n = 5 + random.nextInt(40); n > 0 && k != null; n--) {
+        set.remove(k);
+        write(bucket, k, false);
+        k = set.higher(k);
+      }
+    } else if (r < 22 && !set.isEmpty()) {
+      for (int n = 1 + random.nextInt(3); n > 0 && !set.isEmpty(); n--) {
+        Integer k = set.ceiling(random.nextInt(400));
+        if (k != null) {
+          set.remove(k);
+          write(bucket, k, false);
+        }
+      }
+    } else if (r < 34) {
+      int k = random.nextInt(400);
+      set.add(k);
+      write(bucket, k, true);
+    } else if (r < 42) {
+      flush();
+    } else if (r < 45) {
+      flush();
+      om.getStore().flushDB();
+    } else {
+      String prefix = PREFIXES.get(random.nextInt(PREFIXES.size()));
+      int k = random.nextInt(400);
+      String start = switch (random.nextInt(4)) {
+        case 0 -> String.format("k-%04d", k);
+        case 1 -> set.contains(k) ? null : String.format("k-%04d", k);
+        case 2 -> String.format("k-%04d~", k);
+        default -> null;
+      };
+      int page = 1 + random.nextInt(random.nextBoolean() ? 4 : 50);
+      boolean all = random.nextBoolean();
       return "list " + bucket + " prefix=" + prefix + " start=" + start + " page=" + page + (all ? " all" : "")
           + " -> " + list(bucket, prefix, start, page, all);
     }

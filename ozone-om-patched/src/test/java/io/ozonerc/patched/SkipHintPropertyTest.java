@@ -24,7 +24,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SkipHintPropertyTest {
   private static final int STEPS = 4000;
   private static final Pattern COUNTERS = Pattern.compile(
-      "hints entries=\\d+ used=(\\d+) learned=(\\d+) refused=(\\d+) retired=(\\d+) pending=(\\d+)");
+      "hints entries=\\d+ used=(\\d+) learned=(\\d+) refused=(\\d+) retired=(\\d+) pending=(\\d+) merged=(\\d+)");
+  /** The span workload, every seek and step learning (threshold 0), so each run teaches spans everywhere. */
+  private static final String[] SPANS = {"workload=spans", "ozone.om.list.skip.hints.learn.threshold=0"};
 
   @ParameterizedTest
   @ValueSource(longs = {11, 12, 13})
@@ -52,6 +54,70 @@ class SkipHintPropertyTest {
     assertTrue(learned > 100, "hints learned only " + learned + " times");
     assertTrue(retired > 20, "hints retired only " + retired + " times: no create landed in a hinted span");
     assertEquals(0, pending, "every put was flushed and cleaned up, none may stay pending");
+  }
+
+  /**
+   * The same property for dead spans anywhere: the span workload (expiry-shaped runs deleted from random points,
+   * scattered deletes, creates into dead keys, flushes, listings from random markers, under prefixes, paging to the
+   * end) with every seek and every listing step learning, so spans are learned from markers and from steps, merged,
+   * used from inside listings and retired by creates.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {21, 22, 23})
+  void spanListingsAreStockListings(long seed) throws Exception {
+    Path work = Path.of("target/om-jvm/skip-span-list-" + seed);
+    List<String> stock = OmJvm.stock().run(SkipHintListCases.class, work, 300, args(seed, SPANS));
+    List<String> patched = OmJvm.patched().run(SkipHintListCases.class, work, 300, args(seed, SPANS));
+    assertEquals(List.of(), differing(stock, patched), "seed " + seed);
+    assertTrue(stock.size() > STEPS / 4, "few listings: " + stock.size());
+    assertTrue(stock.stream().filter(l -> l.contains(" all -> ") && l.contains("| ")).count() > 100,
+        "few listings that paged");
+    Matcher m = COUNTERS.matcher(patched.get(patched.size() - 1));
+    assertTrue(m.matches(), patched.get(patched.size() - 1));
+    System.out.println("seed " + seed + ": " + patched.get(patched.size() - 1));
+    assertTrue(Long.parseLong(m.group(1)) > 1000, "spans used only " + m.group(1) + " times");
+    assertTrue(Long.parseLong(m.group(2)) > 1000, "spans learned only " + m.group(2) + " times");
+    assertTrue(Long.parseLong(m.group(4)) > 100, "spans retired only " + m.group(4) + " times");
+    assertTrue(Long.parseLong(m.group(6)) > 100, "spans merged only " + m.group(6) + " times");
+    assertEquals(0, Long.parseLong(m.group(5)), "every put was flushed and cleaned up, none may stay pending");
+  }
+
+  /**
+   * The span workload with the default learn threshold (spans learned from slow seeks and steps only, as an OM
+   * learns them): what is learned then depends on timing, and every listing must still be stock's.
+   */
+  @Test
+  void spanListingsWithTheDefaultThresholdAreStockListings() throws Exception {
+    Path work = Path.of("target/om-jvm/skip-span-list-default");
+    String[] spansDefault = {"workload=spans"};
+    List<String> stock = OmJvm.stock().run(SkipHintListCases.class, work, 300, args(24, spansDefault));
+    List<String> patched = OmJvm.patched().run(SkipHintListCases.class, work, 300, args(24, spansDefault));
+    assertEquals(List.of(), differing(stock, patched), "seed 24");
+    System.out.println("seed 24, default threshold: " + patched.get(patched.size() - 1));
+  }
+
+  /**
+   * The span comparison can tell a broken protocol: without retire, a create into a span learned from a marker or
+   * a step stays hidden, and seed 21 lists differently from stock.
+   */
+  @Test
+  void withoutRetireTheSpanWorkloadListsDifferentlyFromStock() throws Exception {
+    String[] args = args(21, SPANS);
+    Path work = Path.of("target/om-jvm/skip-span-list-vs-mutant");
+    List<String> stock = OmJvm.stock().run(SkipHintListCases.class, work, 300, args);
+    SkipHintsMutant withoutRetire = SkipHintsMutant.compile("retire-span-property", SkipHintsMutant.RETIRE_FROM,
+        SkipHintsMutant.RETIRE_TO);
+    List<String> mutantDiffers = differing(stock,
+        withoutRetire.jvm().run(SkipHintListCases.class, withoutRetire.work(), 300, args));
+    System.out.println("span workload, seed 21, without retire: " + mutantDiffers.size() + " listings differ"
+        + (mutantDiffers.isEmpty() ? "" : "; first:\n" + mutantDiffers.get(0)));
+    assertFalse(mutantDiffers.isEmpty(), "without retire every span listing is still stock's");
+  }
+
+  private static String[] args(long seed, String... settings) {
+    List<String> a = new ArrayList<>(List.of(String.valueOf(seed), String.valueOf(STEPS)));
+    a.addAll(List.of(settings));
+    return a.toArray(new String[0]);
   }
 
   /**

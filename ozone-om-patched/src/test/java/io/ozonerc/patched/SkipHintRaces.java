@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 import org.apache.hadoop.hdds.utils.db.BatchOperation;
 import org.apache.hadoop.hdds.utils.db.RDBStore;
@@ -63,9 +64,10 @@ public final class SkipHintRaces {
   public static void main(String[] args) throws Exception {
     Path out = Path.of(args[0]);
     List<String> lines = new ArrayList<>();
-    for (String scenario : List.of("learnsAndSkips", "viewThenCommit", "appliedNotCommitted", "retireOnCreate",
-        "hintFromNewerView", "tableStartDeletedTable", "tableStartOpenKeyTable", "failedSeekLearnsNothing")) {
-      OmMetadataManagerImpl om = openStore(out, scenario);
+    for (String scenario : SCENARIOS) {
+      // The prefix-start scenarios learn from seeks at a prefix start only (no step is slow enough for 1 s); the
+      // span scenarios learn from every seek and step (threshold 0), so what they learn does not depend on timing.
+      OmMetadataManagerImpl om = openStore(out, scenario, SPAN_SCENARIOS.contains(scenario) ? "0" : "1s");
       try {
         SkipHintRaces r = new SkipHintRaces(om);
         r.queueWithDeadHead();
@@ -77,15 +79,24 @@ public final class SkipHintRaces {
     Files.write(out, lines);
   }
 
+  /** Scenarios about spans learned anywhere (markers, listing steps, merges): run with the learn threshold 0. */
+  static final List<String> SPAN_SCENARIOS = List.of("markerInsideDeadSpan", "stepIntoDeadSpan",
+      "stepSpanFromNewerView", "mergedSpanFromNewerView", "stepViewThenCommit");
+  static final List<String> SCENARIOS = java.util.stream.Stream.concat(Stream.of("learnsAndSkips",
+      "viewThenCommit", "appliedNotCommitted", "retireOnCreate", "hintFromNewerView", "tableStartDeletedTable",
+      "tableStartOpenKeyTable", "failedSeekLearnsNothing"), SPAN_SCENARIOS.stream()).collect(Collectors.toList());
+
   /**
    * A new store in a temp directory next to {@code out}, with RocksDB statistics on (the counts the scenarios read).
-   * Its {@code start()} gives the key tables their hints, as it does in the OM.
+   * Its {@code start()} gives the key tables their hints, as it does in the OM; slow seeks and steps learn after
+   * {@code learnThreshold}.
    */
-  static OmMetadataManagerImpl openStore(Path out, String name) throws Exception {
+  static OmMetadataManagerImpl openStore(Path out, String name, String learnThreshold) throws Exception {
     Path dir = Files.createTempDirectory(out.toAbsolutePath().getParent(), "om-" + name);
     OzoneConfiguration conf = new OzoneConfiguration();
     conf.set(OMConfigKeys.OZONE_OM_DB_DIRS, dir.toString());
     conf.set(OzoneConfigKeys.OZONE_METADATA_STORE_ROCKSDB_STATISTICS, "ALL");
+    conf.set("ozone.om.list.skip.hints.learn.threshold", learnThreshold);
     return new OmMetadataManagerImpl(conf, null);
   }
 
@@ -159,6 +170,114 @@ public final class SkipHintRaces {
     }
     boolean ok = sawFirst.equals(INTO_DEAD_HEAD) && keyHints().size() == 1;
     return (ok ? "ok" : "FAIL") + " hintFromNewerView old-reader-first=" + sawFirst + " hints=" + keyHints().size();
+  }
+
+  /**
+   * A listing from a marker inside the dead head (a paging client's start-after, a lifecycle scan resuming) learns
+   * [marker, first live key); a later listing from a marker inside that span jumps over it; a create into the span
+   * retires it and is listed.
+   */
+  String markerInsideDeadSpan() throws Exception {
+    String first = listedFrom("k-020");
+    long s0 = IterSkips.read(om);
+    long used0 = keyHints().used();
+    String second = listedFrom("k-030");
+    long skips = IterSkips.read(om) - s0;
+    long used = keyHints().used() - used0;
+    create("k-040");
+    String third = listedFrom("k-030");
+    boolean ok = first.startsWith("k-050 ") && second.startsWith("k-050 ") && skips < 5 && used >= 1
+        && third.startsWith("k-040 k-050 ");
+    return (ok ? "ok" : "FAIL") + " markerInsideDeadSpan first=" + head(first) + " second-skips=" + skips
+        + " used=" + used + " after-create=" + head(third);
+  }
+
+  /**
+   * A listing reads a live key before a dead run and steps over the run: it learns (k-005, k-050). The next listing
+   * from the start and a page that starts after k-005 both seek over the run instead of stepping; a create into it
+   * retires the span and is listed.
+   */
+  String stepIntoDeadSpan() throws Exception {
+    create("k-005");
+    String first = listed();
+    long s0 = IterSkips.read(om);
+    String second = listed();
+    long skipsFromStart = IterSkips.read(om) - s0;
+    long s1 = IterSkips.read(om);
+    String page = listedFrom("k-005");
+    long skipsPaging = IterSkips.read(om) - s1;
+    create("k-030");
+    String third = listed();
+    String pageAfter = listedFrom("k-005");
+    boolean ok = first.startsWith("k-005 k-050 ") && second.equals(first) && skipsFromStart < 5
+        && page.startsWith("k-050 ") && skipsPaging < 5 && third.startsWith("k-005 k-030 k-050 ")
+        && pageAfter.startsWith("k-030 k-050 ");
+    return (ok ? "ok" : "FAIL") + " stepIntoDeadSpan first=" + head(first) + " second-skips=" + skipsFromStart
+        + " page-after-k-005=" + head(page) + " page-skips=" + skipsPaging + " after-create=" + head(third)
+        + " page-after-create=" + head(pageAfter);
+  }
+
+  /**
+   * A reader's view holds k-030 between k-005 and the dead run; k-030 is deleted and a newer listing learns the
+   * step span (k-005, k-050) past it; the older reader then steps from k-005: it must return k-030, as a reader
+   * without spans does (the span's stamp is newer than the reader's view).
+   */
+  String stepSpanFromNewerView() throws Exception {
+    create("k-005");
+    create("k-030");
+    String stepped;
+    int spans;
+    try (TableIterator<String, ? extends KeyValue<String, OmKeyInfo>> old = keys.boundedIterator(PREFIX)) {
+      old.seek(PREFIX);                       // at k-005
+      delete("k-030");
+      listed();                               // learns (k-005, k-050) from a view without k-030
+      spans = keyHints().size();
+      old.next();                             // returns k-005, then steps from it
+      stepped = old.hasNext() ? name(old.next().getKey()) : "none";
+    }
+    boolean ok = stepped.equals("k-030") && spans >= 1;
+    return (ok ? "ok" : "FAIL") + " stepSpanFromNewerView old-reader-after-k-005=" + stepped + " spans=" + spans;
+  }
+
+  /**
+   * Two pieces from two views merge: [k-020, k-050) from a view where k-050 is live, then, after k-050..k-059 are
+   * deleted, [k-050, k-060) from a newer one. A reader whose view lies between them holds k-050, and must not
+   * jump over it through the merged span (its stamp is the newer piece's).
+   */
+  String mergedSpanFromNewerView() throws Exception {
+    listedFrom("k-020");                      // [k-020, k-050)
+    String sawFirst;
+    long merged0 = keyHints().merged();
+    try (TableIterator<String, ? extends KeyValue<String, OmKeyInfo>> old = keys.boundedIterator(PREFIX)) {
+      for (int i = 50; i < 60; i++) {
+        delete(String.format("k-%03d", i));
+      }
+      listedFrom("k-050");                    // [k-050, k-060), merged into [k-020, k-060)
+      KeyValue<String, OmKeyInfo> kv = old.seek(om.getOzoneKey(VOLUME, BUCKET, "k-030"));
+      sawFirst = kv == null ? "none" : name(kv.getKey());
+    }
+    long merged = keyHints().merged() - merged0;
+    String fresh = listedFrom("k-030");
+    boolean ok = sawFirst.equals("k-050") && merged >= 1 && fresh.startsWith("k-060 ");
+    return (ok ? "ok" : "FAIL") + " mergedSpanFromNewerView old-reader-at-k-030=" + sawFirst + " merged=" + merged
+        + " new-listing=" + head(fresh);
+  }
+
+  /**
+   * The known race, inside a listing: an iterator sits at k-005, a create into the dead run after it commits after
+   * the iterator's view, then the iterator steps over the run (in its view) and would learn (k-005, k-050) past the
+   * new key. The ring refuses it.
+   */
+  String stepViewThenCommit() throws Exception {
+    create("k-005");
+    try (TableIterator<String, ? extends KeyValue<String, OmKeyInfo>> learner = keys.boundedIterator(PREFIX)) {
+      learner.seek(PREFIX);                   // at k-005
+      create("k-030");                        // after the view
+      learner.next();                         // steps from k-005 to k-050 in its view
+    }
+    String list = listedFrom("k-005");
+    boolean ok = list.startsWith("k-030 k-050 ");
+    return (ok ? "ok" : "FAIL") + " stepViewThenCommit page-after-k-005=" + head(list);
   }
 
   /**
@@ -411,7 +530,12 @@ public final class SkipHintRaces {
   }
 
   private String listed() throws Exception {
-    return om.listKeys(VOLUME, BUCKET, null, null, 1000).getKeys().stream().map(OmKeyInfo::getKeyName)
+    return listedFrom(null);
+  }
+
+  /** The OM's listKeys of the bucket after {@code startKey} (null: from the start). */
+  private String listedFrom(String startKey) throws Exception {
+    return om.listKeys(VOLUME, BUCKET, startKey, null, 1000).getKeys().stream().map(OmKeyInfo::getKeyName)
         .collect(Collectors.joining(" ")) + " ";
   }
 

@@ -21,7 +21,7 @@ class SkipHintRacesTest {
   @Test
   void everyInterleavingListsTheCreatedKey() throws Exception {
     List<String> lines = OmJvm.patched().run(SkipHintRaces.class, Path.of("target/om-jvm/skip-hint-races"), 300);
-    assertEquals(8, lines.size(), String.join("\n", lines));
+    assertEquals(SkipHintRaces.SCENARIOS.size(), lines.size(), String.join("\n", lines));
     for (String line : lines) {
       assertTrue(line.startsWith("ok "), line);
     }
@@ -38,8 +38,23 @@ class SkipHintRacesTest {
       // the ring of settled keys: the listing whose view predates the commit installs its hint
       "ring|for (long seq = start.settledBefore + 1; seq <= now; seq++) {"
           + "|for (long seq = now + 1; seq <= now; seq++) {|viewThenCommit",
+      // the same ring, for a span learned by a listing's step
+      "ring-step|for (long seq = start.settledBefore + 1; seq <= now; seq++) {"
+          + "|for (long seq = now + 1; seq <= now; seq++) {|stepViewThenCommit",
+      // the retire, for a span learned from a marker inside the dead head
+      "retire-marker|" + SkipHintsMutant.RETIRE_FROM + "|" + SkipHintsMutant.RETIRE_TO + "|markerInsideDeadSpan",
+      // the retire, for a span learned by a listing's step
+      "retire-step|" + SkipHintsMutant.RETIRE_FROM + "|" + SkipHintsMutant.RETIRE_TO + "|stepIntoDeadSpan",
+      // the stamp check at a seek: a span learned from a newer view hides a key the older reader's view holds
+      "seek-stamp|return s != null && s.stamp <= start.useLimit ? s : null;|return s;|hintFromNewerView",
+      // the stamp check at a step: the same, for a listing stepping from a live key
+      "step-stamp|return s != null && s.stamp <= start.useLimit && spans.get(s.lo) == s ? s : null;"
+          + "|return s != null && spans.get(s.lo) == s ? s : null;|stepSpanFromNewerView",
+      // a merged span keeps the newest stamp of its pieces: with the oldest, a reader between them jumps a live key
+      "merge-stamp|mergedStamp = Math.max(mergedStamp, s.stamp);|mergedStamp = Math.min(mergedStamp, s.stamp);"
+          + "|mergedSpanFromNewerView",
       // the pending check: a hint over a put applied but not committed reaches a reader after the commit
-      "pending|if (firstPending != null && Arrays.compareUnsigned(firstPending, found) < 0) {"
+      "pending|if (firstPending != null && Arrays.compareUnsigned(firstPending, hi) < 0) {"
           + "|if (false) {|appliedNotCommitted",
       // the status check after a seek that found nothing: a seek that failed is learned as an empty span
       "status|i.get().status();|if (false) {\\n          i.get().status();\\n        }|failedSeekLearnsNothing",

@@ -24,7 +24,7 @@ record SkipHintsMutant(Path work, Path classes) {
       .resolve("src/main/java/org/apache/hadoop/hdds/utils/db/SkipHints.java");
 
   /** The retire a put does (on announce and on settle): without it a hint learned earlier stays past a new key. */
-  static final String RETIRE_FROM = "  private void retire(byte[] key) {\\n    if (size == 0) {";
+  static final String RETIRE_FROM = "  private void retire(byte[] key) {\\n    if (holding(key) == null) {";
   static final String RETIRE_TO = "  private void retire(byte[] key) {\\n    if (true) {";
 
   /** The patched 2.2.0 files of the skip hints' package, as the build generated them. */

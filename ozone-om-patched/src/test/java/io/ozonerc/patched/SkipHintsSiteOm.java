@@ -21,7 +21,8 @@ public final class SkipHintsSiteOm {
     List<String> out = new ArrayList<>();
     try (OmCluster c = OmCluster.start(OmCluster.quietConf())) {
       SkipHints.Settings s = ((OmMetadataManagerImpl) c.om().getMetadataManager()).getSkipHints().settings();
-      out.add("started enabled=" + s.isEnabled() + " max.entries=" + s.maxEntries());
+      out.add("started enabled=" + s.isEnabled() + " max.entries=" + s.maxEntries() + " learn.threshold.ns="
+          + s.learnThresholdNanos());
     } catch (Throwable e) {
       Throwable root = e;
       while (root.getCause() != null && root.getCause() != root) {

@@ -19,7 +19,7 @@ class SkipHintsSiteTest {
 
   @Test
   void theOmRunsWithTheSiteValues() throws Exception {
-    assertEquals(List.of("started enabled=false max.entries=5"), run("false", "5"));
+    assertEquals(List.of("started enabled=false max.entries=5 learn.threshold.ns=2000000"), run("false", "5", "2ms"));
   }
 
   @Test
@@ -27,26 +27,35 @@ class SkipHintsSiteTest {
     assertEquals(List.of(
         "failed IllegalArgumentException: Invalid value for ozone.om.list.skip.hints.enabled: 'maybe' (expected true "
             + "or false)",
-        "thrown in the OzoneManager constructor: true, in OzoneManager.start: false"), run("maybe", "100"));
+        "thrown in the OzoneManager constructor: true, in OzoneManager.start: false"), run("maybe", "100", "50us"));
   }
 
   @Test
   void aBadBoundStopsTheOmNamingKeyAndValue() throws Exception {
     assertEquals(List.of(
         "failed IllegalArgumentException: Invalid value for ozone.om.list.skip.hints.max.entries: '0' (expected a "
-            + "whole number of hints per table, at least 1)",
-        "thrown in the OzoneManager constructor: true, in OzoneManager.start: false"), run("true", "0"));
+            + "whole number of spans per table, at least 1)",
+        "thrown in the OzoneManager constructor: true, in OzoneManager.start: false"), run("true", "0", "50us"));
   }
 
-  private List<String> run(String enabled, String maxEntries) throws Exception {
+  @Test
+  void aBadLearnThresholdStopsTheOmNamingKeyAndValue() throws Exception {
+    assertEquals(List.of(
+        "failed IllegalArgumentException: Invalid value for ozone.om.list.skip.hints.learn.threshold: 'fast' "
+            + "(expected a duration from 0 to 1s, such as 50us or 2ms)",
+        "thrown in the OzoneManager constructor: true, in OzoneManager.start: false"), run("true", "100", "fast"));
+  }
+
+  private List<String> run(String enabled, String maxEntries, String learnThreshold) throws Exception {
     Path conf = Files.createDirectories(work.resolve("conf"));
     Files.writeString(conf.resolve("ozone-site.xml"), """
         <?xml version="1.0"?>
         <configuration>
           <property><name>ozone.om.list.skip.hints.enabled</name><value>%s</value></property>
           <property><name>ozone.om.list.skip.hints.max.entries</name><value>%s</value></property>
+          <property><name>ozone.om.list.skip.hints.learn.threshold</name><value>%s</value></property>
         </configuration>
-        """.formatted(enabled, maxEntries));
+        """.formatted(enabled, maxEntries, learnThreshold));
     return OmJvm.patched().withConfDir(conf).run(SkipHintsSiteOm.class, work.resolve("run"), 300);
   }
 }

@@ -20,9 +20,9 @@ package org.apache.hadoop.hdds.utils.db;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,58 +36,77 @@ import org.apache.hadoop.metrics2.MetricsSource;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.metrics2.lib.Interns;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Skip hints of one table: where the first live key was found at a seek start, so that the next seek there goes
- * straight to it instead of stepping over the deleted keys in between again.
+ * Skip hints of one table: dead spans, key ranges [lo, hi) that held no live key when a reader crossed them, so that
+ * the next reader who would cross one goes straight to its end instead of stepping over its deleted keys again.
  *
- * <p>A hint maps a start S (the prefix of a bounded iterator that ends in '/', or the empty start of a whole-table
- * iterator) to a key H such that S..H held no live key in the view of the iterator that learned it. An iterator of
- * this table asked to seek to a key in [S, H) seeks to H instead. Hints are learned from the seeks the readers make
- * anyway, and advanced when a seek that used a hint finds its first live key further on.
+ * <p>Where spans come from. Every read that crosses dead keys teaches one, with no read added: a seek to a target T
+ * that lands on the first live key F teaches [T, F) (always from the start of an iterator's prefix or of the whole
+ * table, otherwise when the seek took at least the learn threshold); inside a listing, a step from a live key K to
+ * the next live key F that took at least the threshold teaches (K, F), kept as [K + 0x00, F), since no key lies
+ * strictly between K and K + 0x00. F is the end of the iterator's prefix when nothing live followed. Spans that
+ * overlap or touch are merged into one. A seek to a target inside a span seeks to its end; a listing about to step
+ * from K into a span that begins right after K seeks to the span's end instead; a seek through a span that lands
+ * further on extends it.
  *
- * <p>Why a hint never hides a live key. It rests on two properties of RocksDB as the OM opens it: an iterator
+ * <p>Why a span never hides a live key. It rests on two properties of RocksDB as the OM opens it: an iterator
  * without a snapshot sees exactly the writes whose commit had returned when it was created (its view), and a write
  * is visible to every iterator created after its commit returned. Both hold with Ozone's options; RocksDB's
- * unordered_write breaks the second, and {@link Group#attach} refuses a store opened with it. The hint state
- * belongs to a column family of one open store ({@link RocksDatabase.ColumnFamily}), and the steps that carry the
- * proof sit where every writer of that family passes, whatever table object it holds:
+ * unordered_write breaks the second, and {@link Group#attach} refuses a store opened with it. The state belongs to a
+ * column family of one open store ({@link RocksDatabase.ColumnFamily}), and the steps that carry the proof sit where
+ * every writer of that family passes, whatever table object it holds:
  * <ul>
  *   <li>{@link #announce} runs before a put can reach RocksDB: in {@code RDBBatchOperation.put} (for a batch) and
  *       {@code RocksDatabase.put} (a direct put); {@code RocksDatabase.ingestExternalFile} announces every key.
  *       {@link #settle} runs after the put is visible: when the batch is closed (after its commit), when the direct
  *       put returned. Between the two the key is <em>pending</em>. (TypedTable also announces a cache entry and
- *       settles it when the double buffer cleans its epoch; that only retires a hint sooner: a listing reads the
+ *       settles it when the double buffer cleans its epoch; that only retires a span sooner: a listing reads the
  *       cache apart from RocksDB, and the batch that commits the entry announces it anyway.)
- *   <li>Both retire every hint whose [S, H) holds the key; settle also records the key, with a sequence number, in
- *       a ring of recently settled keys.
- *   <li>A reader reads the hint (and the settled sequence number) <em>before</em> RocksDB takes its iterator's view,
- *       and checks at its seek, after the view exists, that the same hint is still in the map. So a hint it uses was
- *       learned from a view no newer than its own, and no write into [S, H) announced itself before the seek.
- *   <li>A learner installs S -> H only if, after putting it in the map, no key in [S, H) is pending and no key in
- *       [S, H) settled since it read the sequence number (before its view). A put the learner's view missed
- *       committed after that view, so it was pending at some point after the view: either still pending at the
- *       check, or settled before it (then in the ring), or announced after the install (then its announce retires
- *       the hint before the put reaches RocksDB). A ring that overflowed refuses the install.
+ *   <li>Both retire the span that holds the key (spans never overlap, so there is at most one); settle also records
+ *       the key, with a sequence number, in a ring of recently settled keys.
+ *   <li>Views are ordered by a clock. A reader reads the clock (its use limit) and the settled sequence number
+ *       <em>before</em> RocksDB takes its view, and ticks the clock <em>after</em>: the tick is the stamp of every
+ *       span it learns. A reader uses a span only if the span is in the map when it looks (any time after its view)
+ *       and its stamp is at most the reader's use limit, so the span was learned from a view older than its own.
+ *   <li>A learner installs a span only if, after putting it in the map, no key in its own piece [lo, hi) is pending
+ *       and no key in it settled since it read the sequence number (before its view). A put the learner's view
+ *       missed committed after that view, so it was pending at some point after the view: either still pending at
+ *       the check, or settled before it (then in the ring), or announced after the install (then its announce
+ *       retires the span before the put reaches RocksDB). A ring that overflowed refuses the install.
+ *   <li>Merging. Pieces that overlap or touch become one span whose stamp is the largest of theirs, so only a
+ *       reader whose view is newer than every piece's uses it; each piece was dead in its own view and, being in
+ *       the map until the merge, saw no put announced into it since, and the merged span is retired by a put into
+ *       any of them. A newer piece may cover a key that was live in an older piece's view and deleted since: for a
+ *       reader newer than both, that key is dead or was put again (and the put retired the span).
  * </ul>
  * Deletes need nothing: a deleted key never makes a dead span live. Whatever opens a new store (a restart, a
- * checkpoint install, reloading the OM state) makes new column family objects, so it starts without hints; the OM
- * gives hints only to the store its metadata manager opens in start(), so snapshot and checkpoint DBs get none.
+ * checkpoint install, reloading the OM state) makes new column family objects, so it starts without spans; the OM
+ * gives spans only to the store its metadata manager opens in start(), so snapshot and checkpoint DBs get none.
  * A write that bypasses Ozone's framework (the raw RocksDB handle) is not seen and must not be made into a hinted
- * family. Memory: the records of cache puts are bounded ({@link #MAX_CACHED}); a batch's records last as long as
- * the batch. See docs/skip-hints.md of the repository that carries this patch for the full argument.
+ * family. Memory: spans are bounded per table ({@link #MAX_ENTRIES_KEY}, the least recently used go first); the
+ * records of cache puts are bounded ({@link #MAX_CACHED}); a batch's records last as long as the batch. See
+ * docs/skip-hints.md of the repository that carries this patch for the full argument.
  */
 public final class SkipHints {
   private static final Logger LOG = LoggerFactory.getLogger(SkipHints.class);
 
-  /** Turns learning and using hints on or off (the write path keeps its records either way). Reconfigurable. */
+  /** Turns learning and using spans on or off (the write path keeps its records either way). Reconfigurable. */
   public static final String ENABLED_KEY = "ozone.om.list.skip.hints.enabled";
   public static final boolean ENABLED_DEFAULT = true;
-  /** The most hints one table keeps; the least recently used one goes first. */
+  /** The most dead spans one table keeps; the least recently used go first. */
   public static final String MAX_ENTRIES_KEY = "ozone.om.list.skip.hints.max.entries";
   public static final int MAX_ENTRIES_DEFAULT = 100_000;
+  /**
+   * How long a seek from inside a prefix, or a step of a listing, must take before the span it crossed is learned:
+   * a step over a few live keys costs far less, one over a run of deleted keys more. Seeks from the start of a
+   * prefix or of the table always learn.
+   */
+  public static final String LEARN_THRESHOLD_KEY = "ozone.om.list.skip.hints.learn.threshold";
+  public static final String LEARN_THRESHOLD_DEFAULT = "50us";
   /**
    * The OM tables that get hints. Not directoryTable: the OM reads it through io.ozonerc's KeyAwareDirectoryTable
    * (the trimmed-directory patch, which this one applies after), whose iterators are Ozone 2.2.0's unbounded
@@ -97,7 +116,6 @@ public final class SkipHints {
       "keyTable", "fileTable", "openKeyTable", "openFileTable", "deletedTable",
       "deletedDirectoryTable", "multipartInfoTable"));
 
-  private static final byte SEPARATOR = '/';
   private static final int RING_SIZE = 4096;
   /**
    * The most cache puts one table keeps pending records of: 10,000 unflushed transactions (the OM's default
@@ -114,10 +132,14 @@ public final class SkipHints {
 
   private final String table;
   private final Settings settings;
-  /** Start -> hint, in access order; guarded by this. */
-  private final LinkedHashMap<Key, byte[]> hints;
-  /** Mirrors hints.size() for the write path's lock-free check; written under the lock. */
+  /** Dead spans by their first key; disjoint and never touching. Changed under this object's lock, read without. */
+  private final ConcurrentSkipListMap<byte[], Span> spans = new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
+  /** The spans that begin right after a key K (their lo is K + 0x00), by K: what a listing at K looks up. */
+  private final ConcurrentHashMap<After, Span> byAfter = new ConcurrentHashMap<>();
+  /** Mirrors spans.size() for the read path's lock-free check; written under the lock. */
   private volatile int size;
+  /** The view clock: read before a reader's view (its use limit), ticked after it (its stamp). */
+  private final AtomicLong views = new AtomicLong();
   private final ConcurrentSkipListMap<byte[], Integer> pending = new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
   /** Puts announced and not settled (the pending map's size, which the map can only count by walking it). */
   private final AtomicLong pendingCount = new AtomicLong();
@@ -132,6 +154,7 @@ public final class SkipHints {
 
   private final LongAdder used = new LongAdder();
   private final LongAdder learned = new LongAdder();
+  private final LongAdder merged = new LongAdder();
   private final LongAdder refused = new LongAdder();
   private final LongAdder retired = new LongAdder();
   private final LongAdder evicted = new LongAdder();
@@ -139,16 +162,6 @@ public final class SkipHints {
   SkipHints(String table, Settings settings) {
     this.table = table;
     this.settings = settings;
-    this.hints = new LinkedHashMap<Key, byte[]>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<Key, byte[]> eldest) {
-        if (size() > SkipHints.this.settings.maxEntries) {
-          evicted.increment();
-          return true;
-        }
-        return false;
-      }
-    };
   }
 
   // ---- write path -------------------------------------------------------------------------------------------
@@ -217,8 +230,8 @@ public final class SkipHints {
 
   /**
    * Stops hints on this table for good (until a new table object is built), logging why. From the moment the flag
-   * is set no hint is used or installed (both check it under the lock), so a put that could not be announced is
-   * never jumped over: a reader that checked its hint before the flag took its view before that put committed.
+   * is set no span is used or installed (both check it), so a put that could not be announced is never jumped
+   * over: a reader that checked before the flag took its view before that put committed.
    */
   void breakFor(String reason) {
     synchronized (this) {
@@ -243,85 +256,181 @@ public final class SkipHints {
     ring.set((int) (seq % RING_SIZE), new Settled(seq, key));
   }
 
-  /** Removes every hint whose span holds {@code key}: only starts that are a prefix of it can (the hint starts with S). */
+  /**
+   * Removes the span that holds {@code key}, if any. The look-up needs no lock: the caller wrote its pending mark
+   * or ring entry before it, and a learner puts its span in the map before it reads those, so one of the two sees
+   * the other.
+   */
   private void retire(byte[] key) {
-    if (size == 0) {
+    if (holding(key) == null) {
       return;
     }
     synchronized (this) {
-      retireAt(key, 0);
-      for (int i = 0; i < key.length; i++) {
-        if (key[i] == SEPARATOR) {
-          retireAt(key, i + 1);
-        }
+      final Span s = holding(key);
+      if (s != null) {
+        remove(s);
+        size = spans.size();
+        retired.increment();
       }
-      size = hints.size();
     }
   }
 
-  private void retireAt(byte[] key, int prefixLength) {
-    Key start = new Key(Arrays.copyOf(key, prefixLength));
-    byte[] hint = hints.get(start);
-    if (hint != null && Arrays.compareUnsigned(key, hint) < 0) {
-      hints.remove(start);
-      retired.increment();
-    }
+  /** The span that holds {@code key} now, or null. */
+  private Span holding(byte[] key) {
+    final Map.Entry<byte[], Span> e = spans.floorEntry(key);
+    return e != null && Arrays.compareUnsigned(key, e.getValue().hi) < 0 ? e.getValue() : null;
   }
 
   // ---- read path --------------------------------------------------------------------------------------------
 
-  /** What a reader takes before its iterator's view: the hint at {@code prefix} and the settled count. */
+  /** What a reader takes before its iterator's view: the view clock (its use limit) and the settled count. */
   Start start(byte[] prefix) {
-    byte[] s = prefix == null ? TABLE_START : prefix;
-    boolean learnable = settings.enabled && brokenBecause == null
-        && (s.length == 0 || s[s.length - 1] == SEPARATOR);
-    if (!learnable) {
-      return new Start(s, null, 0, false);
-    }
-    long since = settled.get();
-    byte[] hint;
-    synchronized (this) {
-      hint = hints.get(new Key(s));
-    }
-    return new Start(s, hint, since, true);
+    final byte[] s = prefix == null ? TABLE_START : prefix;
+    final boolean learnable = settings.enabled && brokenBecause == null;
+    return new Start(s, views.get(), settled.get(), learnable);
   }
 
-  /** True if {@code start}'s hint is still in the map (called after the reader's view was taken). */
-  synchronized boolean stillHolds(Start start) {
-    return start.hint != null && settings.enabled && brokenBecause == null
-        && hints.get(new Key(start.prefix)) == start.hint;
+  /** Called after the reader's view was taken: the stamp of the spans it learns. */
+  long viewTaken() {
+    return views.incrementAndGet();
   }
 
-  /** Installs prefix -> {@code found}, learned by a reader that took {@code start} before its view. */
+  /** The span holding {@code target} that a reader which took {@code start} may use, or null. */
+  Span usableAt(byte[] target, Start start) {
+    if (size == 0 || !settings.enabled || brokenBecause != null) {
+      return null;
+    }
+    final Span s = holding(target);
+    return s != null && s.stamp <= start.useLimit ? s : null;
+  }
+
+  /**
+   * The span that begins right after {@code key} (nothing can lie between them) that a reader which took
+   * {@code start} may use, or null: still in the map (checked after the index, which a removal updates after the
+   * map) and learned from an older view.
+   */
+  Span usableAfter(byte[] key, Start start) {
+    if (size == 0 || !settings.enabled || brokenBecause != null) {
+      return null;
+    }
+    final Span s = byAfter.get(new After(key, key.length));
+    return s != null && s.stamp <= start.useLimit && spans.get(s.lo) == s ? s : null;
+  }
+
+  void used(Span s) {
+    s.lastUsed = views.get();
+    used.increment();
+  }
+
+  /** Learns [{@code found}'s span) from a reader that took {@code start} before its view: [prefix, found). */
   void learn(Start start, byte[] found) {
-    if (!settings.enabled || brokenBecause != null || Arrays.equals(found, start.hint)) {
+    learn(start, viewTaken(), start.prefix, found);
+  }
+
+  /**
+   * Installs [lo, hi), learned by a reader that took {@code start} before its view and {@code stamp} after it,
+   * merged with every span it overlaps or touches.
+   */
+  void learn(Start start, long stamp, byte[] lo, byte[] hi) {
+    if (!settings.enabled || brokenBecause != null || Arrays.compareUnsigned(lo, hi) >= 0) {
       return;
     }
-    Key k = new Key(start.prefix);
     synchronized (this) {
       if (!settings.enabled || brokenBecause != null) {
         return;
       }
-      // Put first, then check: a writer that saw no hints (size 0) announced before this check can see its key.
-      hints.put(k, found);
-      size = hints.size();
-      if (conflicts(start, found)) {
-        hints.remove(k);
-        size = hints.size();
+      final Span within = holding(lo);
+      if (within != null && Arrays.compareUnsigned(hi, within.hi) <= 0) {
+        return; // known already, from a view at least as old
+      }
+      byte[] mergedLo = lo;
+      byte[] mergedHi = hi;
+      long mergedStamp = stamp;
+      final List<Span> absorbed = new ArrayList<>();
+      final Map.Entry<byte[], Span> before = spans.floorEntry(lo);
+      if (before != null && Arrays.compareUnsigned(before.getValue().hi, lo) >= 0) {
+        absorbed.add(before.getValue());
+        mergedLo = before.getValue().lo;
+      }
+      for (Span s : spans.tailMap(lo, true).values()) {
+        if (Arrays.compareUnsigned(s.lo, mergedHi) > 0) {
+          break;
+        }
+        if (!absorbed.contains(s)) {
+          absorbed.add(s);
+        }
+      }
+      for (Span s : absorbed) {
+        if (Arrays.compareUnsigned(s.hi, mergedHi) > 0) {
+          mergedHi = s.hi;
+        }
+        mergedStamp = Math.max(mergedStamp, s.stamp);
+        remove(s);
+      }
+      // Put first, then check: a writer whose look-up found no span announced before this check can see its key.
+      final Span span = new Span(mergedLo, mergedHi, mergedStamp, views.get());
+      add(span);
+      size = spans.size();
+      if (conflicts(start, lo, hi)) {
+        remove(span);
+        size = spans.size();
         refused.increment();
         return;
       }
+      learned.increment();
+      merged.add(absorbed.size());
+      if (size > settings.maxEntries) {
+        evict();
+      }
     }
-    learned.increment();
   }
 
-  /** Whether a write may have put a key in [prefix, found) that the learner's view lacks. */
-  private boolean conflicts(Start start, byte[] found) {
+  private void add(Span s) {
+    spans.put(s.lo, s);
+    if (s.lo.length > 0 && s.lo[s.lo.length - 1] == 0) {
+      byAfter.put(new After(s.lo, s.lo.length - 1), s);
+    }
+  }
+
+  /** Removes from the map first, then from the index, which {@link #usableAfter} checks against the map. */
+  private void remove(Span s) {
+    spans.remove(s.lo, s);
+    if (s.lo.length > 0 && s.lo[s.lo.length - 1] == 0) {
+      byAfter.remove(new After(s.lo, s.lo.length - 1), s);
+    }
+  }
+
+  /**
+   * Drops the least recently used spans, down to 15/16 of the bound, so that the cost of choosing them (a sort of
+   * the use times) is paid once per sixteenth of the bound learned.
+   */
+  private void evict() {
+    final int drop = spans.size() - settings.maxEntries + settings.maxEntries / 16;
+    final long[] times = new long[spans.size()];
+    int i = 0;
+    for (Span s : spans.values()) {
+      times[i++] = s.lastUsed;
+    }
+    Arrays.sort(times, 0, i);
+    final long oldest = times[Math.min(i, Math.max(drop, 1)) - 1];
+    int dropped = 0;
+    for (Span s : new ArrayList<>(spans.values())) {
+      if (dropped < drop && s.lastUsed <= oldest) {
+        remove(s);
+        dropped++;
+      }
+    }
+    size = spans.size();
+    evicted.add(dropped);
+  }
+
+  /** Whether a write may have put a key in [lo, hi) that the learner's view lacks. */
+  private boolean conflicts(Start start, byte[] lo, byte[] hi) {
     if (pendingEverything.get() > 0) {
       return true;
     }
-    byte[] firstPending = pending.ceilingKey(start.prefix);
-    if (firstPending != null && Arrays.compareUnsigned(firstPending, found) < 0) {
+    byte[] firstPending = pending.ceilingKey(lo);
+    if (firstPending != null && Arrays.compareUnsigned(firstPending, hi) < 0) {
       return true;
     }
     long now = settled.get();
@@ -331,7 +440,7 @@ public final class SkipHints {
     for (long seq = start.settledBefore + 1; seq <= now; seq++) {
       Settled e = ring.get((int) (seq % RING_SIZE));
       if (e == null || e.seq != seq || e.key == null
-          || Arrays.compareUnsigned(e.key, start.prefix) >= 0 && Arrays.compareUnsigned(e.key, found) < 0) {
+          || Arrays.compareUnsigned(e.key, lo) >= 0 && Arrays.compareUnsigned(e.key, hi) < 0) {
         return true;
       }
     }
@@ -339,7 +448,8 @@ public final class SkipHints {
   }
 
   synchronized void clear() {
-    hints.clear();
+    spans.clear();
+    byAfter.clear();
     size = 0;
   }
 
@@ -349,23 +459,31 @@ public final class SkipHints {
   }
 
   /**
-   * The hints held now at {@code starts}, in order: a copy of each hint, or null where there is none. Everything in
-   * [start, hint) was dead when the hint was learned. For estimating what those spans hold (a compaction service
-   * sizes them instead of seeking); a span can be retired the moment this returns, so callers may estimate from
-   * it, never decide what a reader sees. Looking a hint up counts as a use for the size bound's LRU order.
+   * The end of the span holding each of {@code starts} now, in order: a copy, or null where no span holds it.
+   * Everything in [start, end) was dead when the span was learned. For estimating what those spans hold (a
+   * compaction service sizes them instead of seeking); a span can be retired the moment this returns, so callers
+   * may estimate from it, never decide what a reader sees. A look-up counts as a use for the size bound.
    */
-  public synchronized byte[][] hintsAt(byte[][] starts) {
+  public byte[][] hintsAt(byte[][] starts) {
     byte[][] out = new byte[starts.length][];
     for (int i = 0; i < starts.length; i++) {
-      byte[] hint = hints.get(new Key(starts[i]));
-      out[i] = hint == null ? null : hint.clone();
+      final Span s = holding(starts[i]);
+      if (s != null) {
+        s.lastUsed = views.get();
+      }
+      out[i] = s == null ? null : s.hi.clone();
     }
     return out;
   }
 
-  /** Hints held now. */
+  /** Spans held now. */
   public int size() {
     return size;
+  }
+
+  /** The learn threshold in nanoseconds. */
+  long learnThresholdNanos() {
+    return settings.learnThresholdNanos;
   }
 
   /** Keys put but not yet settled (a cache entry not cleaned, a batch not closed). */
@@ -373,14 +491,19 @@ public final class SkipHints {
     return pendingCount.get();
   }
 
-  /** Seeks that jumped to a hint. */
+  /** Seeks and listing steps that jumped to the end of a span. */
   public long used() {
     return used.sum();
   }
 
-  /** Hints installed or advanced. */
+  /** Spans installed, extended or merged. */
   public long learned() {
     return learned.sum();
+  }
+
+  /** Spans merged into a newly learned one. */
+  public long merged() {
+    return merged.sum();
   }
 
   /** Installs refused because a put may have landed in the span. */
@@ -388,28 +511,59 @@ public final class SkipHints {
     return refused.sum();
   }
 
-  /** Hints removed by a put into their span. */
+  /** Spans removed by a put into them. */
   public long retired() {
     return retired.sum();
   }
 
-  /** Hints dropped for the size bound. */
+  /** Spans dropped for the size bound. */
   public long evicted() {
     return evicted.sum();
   }
 
-  private static final class Key {
+  /** A dead span [lo, hi) and the stamp of the newest view it was learned from. */
+  static final class Span {
+    private final byte[] lo;
+    private final byte[] hi;
+    private final long stamp;
+    /** The view clock when a reader last used it (racy: only orders eviction). */
+    private volatile long lastUsed;
+
+    Span(byte[] lo, byte[] hi, long stamp, long lastUsed) {
+      this.lo = lo;
+      this.hi = hi;
+      this.stamp = stamp;
+      this.lastUsed = lastUsed;
+    }
+
+    byte[] end() {
+      return hi;
+    }
+  }
+
+  /** The first {@code length} bytes of an array, as a hash key (a span's lo without its trailing 0x00). */
+  private static final class After {
     private final byte[] bytes;
+    private final int length;
     private final int hash;
 
-    Key(byte[] bytes) {
+    After(byte[] bytes, int length) {
       this.bytes = bytes;
-      this.hash = Arrays.hashCode(bytes);
+      this.length = length;
+      int h = 1;
+      for (int i = 0; i < length; i++) {
+        h = 31 * h + bytes[i];
+      }
+      this.hash = h;
     }
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Key && Arrays.equals(bytes, ((Key) o).bytes);
+      if (!(o instanceof After)) {
+        return false;
+      }
+      final After a = (After) o;
+      return Arrays.equals(bytes, 0, length, a.bytes, 0, a.length);
     }
 
     @Override
@@ -429,28 +583,31 @@ public final class SkipHints {
     }
   }
 
-  /** A reader's hint and settled count, taken before its view. */
+  /** What a reader took before its view: its prefix, its use limit and the settled count. */
   static final class Start {
     private final byte[] prefix;
-    private final byte[] hint;
+    private final long useLimit;
     private final long settledBefore;
     private final boolean learnable;
 
-    Start(byte[] prefix, byte[] hint, long settledBefore, boolean learnable) {
+    Start(byte[] prefix, long useLimit, long settledBefore, boolean learnable) {
       this.prefix = prefix;
-      this.hint = hint;
+      this.useLimit = useLimit;
       this.settledBefore = settledBefore;
       this.learnable = learnable;
     }
   }
 
   /**
-   * A byte-array iterator whose seeks use and learn hints. Its prefix bounds it (iterate_upper_bound); with no
-   * prefix it reads the whole table and is positioned at the table's first live key when made.
+   * A byte-array iterator whose seeks and steps use and learn dead spans. Its prefix bounds it
+   * (iterate_upper_bound); with no prefix it reads the whole table and is positioned at the table's first live key
+   * when made.
    */
   static final class HintedIterator extends RDBStoreByteArrayIterator {
     private final SkipHints hints;
     private final Start start;
+    /** The stamp of the spans this iterator learns: the view clock ticked after its view was taken. */
+    private final long stamp;
     /** The first key after the prefix, where a bounded iterator ends; null for the whole table. */
     private final byte[] end;
 
@@ -459,6 +616,7 @@ public final class SkipHints {
       super(iterator, table, prefix, type, false);
       this.hints = hints;
       this.start = start;
+      this.stamp = hints.viewTaken();
       this.end = end;
       if (prefix == null || prefix.length == 0) {
         seek(TABLE_START);
@@ -467,24 +625,50 @@ public final class SkipHints {
 
     @Override
     void seek0(byte[] target) {
-      boolean fromStart = Arrays.equals(target, start.prefix);
-      boolean jump = start.hint != null
-          && Arrays.compareUnsigned(target, start.prefix) >= 0 && Arrays.compareUnsigned(target, start.hint) < 0
-          && hints.stillHolds(start);
-      super.seek0(jump ? start.hint : target);
-      if (jump) {
-        hints.used.increment();
+      final Span span = hints.usableAt(target, start);
+      final byte[] to = span == null ? target : span.hi;
+      final long began = System.nanoTime();
+      super.seek0(to);
+      final long took = System.nanoTime() - began;
+      if (span != null) {
+        hints.used(span);
       }
-      if (start.learnable && (fromStart || jump)) {
-        byte[] found = firstFound();
-        if (found != null) {
-          hints.learn(start, found);
+      if (start.learnable
+          && (span != null || took >= hints.learnThresholdNanos() || Arrays.equals(target, start.prefix))) {
+        learnFrom(to);
+      }
+    }
+
+    @Override
+    void advance(byte[] key) {
+      final RocksIterator i = getRocksDBIterator().get();
+      final Span span = key == null ? null : hints.usableAfter(key, start);
+      if (span != null) {
+        i.seek(span.hi);
+        hints.used(span);
+        if (start.learnable) {
+          learnFrom(span.hi);
         }
+        return;
+      }
+      final long began = System.nanoTime();
+      i.next();
+      final long took = System.nanoTime() - began;
+      if (key != null && start.learnable && took >= hints.learnThresholdNanos()) {
+        learnFrom(Arrays.copyOf(key, key.length + 1));
+      }
+    }
+
+    /** Learns [from, the key the iterator stopped at), if that is further on. */
+    private void learnFrom(byte[] from) {
+      final byte[] found = firstFound();
+      if (found != null && Arrays.compareUnsigned(found, from) > 0) {
+        hints.learn(start, stamp, from, found);
       }
     }
 
     /**
-     * The key the seek stopped at; the end of the prefix when it found none; null (learn nothing) when the
+     * The key the iterator stopped at; the end of the prefix when it found none; null (learn nothing) when the
      * iterator is not valid because of an error, not because the range ended.
      */
     private byte[] firstFound() {
@@ -508,16 +692,19 @@ public final class SkipHints {
   public static final class Settings {
     private volatile boolean enabled;
     private final int maxEntries;
+    private final long learnThresholdNanos;
 
-    private Settings(boolean enabled, int maxEntries) {
+    private Settings(boolean enabled, int maxEntries, long learnThresholdNanos) {
       this.enabled = enabled;
       this.maxEntries = maxEntries;
+      this.learnThresholdNanos = learnThresholdNanos;
     }
 
     /** Reads and checks the keys; a bad value fails naming key and value. */
     public static Settings fromConfig(ConfigurationSource conf) {
       return new Settings(parseEnabled(conf.get(ENABLED_KEY, String.valueOf(ENABLED_DEFAULT))),
-          parseMaxEntries(conf.get(MAX_ENTRIES_KEY, String.valueOf(MAX_ENTRIES_DEFAULT))));
+          parseMaxEntries(conf.get(MAX_ENTRIES_KEY, String.valueOf(MAX_ENTRIES_DEFAULT))),
+          parseLearnThreshold(conf.get(LEARN_THRESHOLD_KEY, LEARN_THRESHOLD_DEFAULT)));
     }
 
     /** "true" or "false" (any case, surrounding blanks ignored); anything else fails naming the key. */
@@ -543,7 +730,28 @@ public final class SkipHints {
         // reported below
       }
       throw new IllegalArgumentException("Invalid value for " + MAX_ENTRIES_KEY + ": '" + value
-          + "' (expected a whole number of hints per table, at least 1)");
+          + "' (expected a whole number of spans per table, at least 1)");
+    }
+
+    /**
+     * A duration from 0 to 1 s: a whole number with the unit ns, us, ms or s (a number alone is microseconds).
+     * Returns nanoseconds; anything else fails naming the key.
+     */
+    static long parseLearnThreshold(String value) {
+      final java.util.regex.Matcher m = value == null ? null
+          : java.util.regex.Pattern.compile("(\\d{1,10})\\s*(ns|us|ms|s)?").matcher(value.trim().toLowerCase(
+              java.util.Locale.ROOT));
+      if (m != null && m.matches()) {
+        final long n = Long.parseLong(m.group(1));
+        final String unit = m.group(2) == null ? "us" : m.group(2);
+        final long nanos = n * (unit.equals("ns") ? 1L : unit.equals("us") ? 1_000L
+            : unit.equals("ms") ? 1_000_000L : 1_000_000_000L);
+        if (nanos <= 1_000_000_000L) {
+          return nanos;
+        }
+      }
+      throw new IllegalArgumentException("Invalid value for " + LEARN_THRESHOLD_KEY + ": '" + value
+          + "' (expected a duration from 0 to 1s, such as 50us or 2ms)");
     }
 
     public boolean isEnabled() {
@@ -552,6 +760,10 @@ public final class SkipHints {
 
     public int maxEntries() {
       return maxEntries;
+    }
+
+    public long learnThresholdNanos() {
+      return learnThresholdNanos;
     }
   }
 
@@ -567,7 +779,8 @@ public final class SkipHints {
       this.settings = settings;
       this.sourceName = DefaultMetricsSystem.sourceName("OmSkipHints", true);
       DefaultMetricsSystem.instance().register(sourceName, "Skip hints of the OM's key tables", this);
-      LOG.info("Skip hints {} (at most {} per table)", settings.enabled ? "on" : "off", settings.maxEntries);
+      LOG.info("Skip hints {} (at most {} spans per table, learned from steps of at least {} us)",
+          settings.enabled ? "on" : "off", settings.maxEntries, settings.learnThresholdNanos / 1000.0);
     }
 
     /** Unregisters the metrics source and drops the hints. */
@@ -648,14 +861,15 @@ public final class SkipHints {
         MetricsRecordBuilder r = collector.addRecord("OmSkipHints").setContext("om")
             .tag(Interns.info("Table", "Key table"), h.table)
             .addGauge(Interns.info("Enabled", "1 if hints are learned and used"), settings.enabled ? 1 : 0)
-            .addGauge(Interns.info("Entries", "Hints held"), h.size)
+            .addGauge(Interns.info("Entries", "Dead spans held"), h.size)
             .addGauge(Interns.info("MaxEntries", "Most hints held per table"), settings.maxEntries)
             .addGauge(Interns.info("PendingKeys", "Puts not yet settled"), h.pendingKeys())
-            .addCounter(Interns.info("Used", "Seeks that jumped to a hint"), h.used())
-            .addCounter(Interns.info("Learned", "Hints installed or advanced"), h.learned())
+            .addCounter(Interns.info("Used", "Seeks and listing steps that jumped over a span"), h.used())
+            .addCounter(Interns.info("Learned", "Spans installed, extended or merged"), h.learned())
+            .addCounter(Interns.info("Merged", "Spans merged into a newly learned one"), h.merged())
             .addCounter(Interns.info("Refused", "Installs refused for a write into the span"), h.refused())
-            .addCounter(Interns.info("Retired", "Hints removed by a put into their span"), h.retired())
-            .addCounter(Interns.info("Evicted", "Hints dropped for the size bound"), h.evicted());
+            .addCounter(Interns.info("Retired", "Spans removed by a put into them"), h.retired())
+            .addCounter(Interns.info("Evicted", "Spans dropped for the size bound"), h.evicted());
         r.endRecord();
       }
     }

@@ -80,8 +80,9 @@ class SkipHintsMemoryTest {
     conf.setInt(SkipHints.MAX_ENTRIES_KEY, 1_000);
     SkipHints hints = new SkipHints("keyTable", SkipHints.Settings.fromConfig(conf));
     fill(hints, 5_000);
-    assertEquals(1_000, hints.size());
-    assertEquals(4_000, hints.evicted());
+    // Past the bound the least recently used go, down to 15/16 of it, so the table holds between 937 and 1,000.
+    assertTrue(hints.size() <= 1_000 && hints.size() >= 1_000 - 1_000 / 16, "spans held: " + hints.size());
+    assertEquals(5_000 - hints.size(), hints.evicted());
   }
 
   private static void fill(SkipHints hints, int buckets) {
