@@ -281,14 +281,19 @@ public final class SkipHintRaces {
   }
 
   /**
-   * The deleted-key scan's head seek ({@code deletedTable.iterator("")}, as KeyManagerImpl's pending-deletion scan
-   * opens it): the first full iteration steps over the dead start of the table and learns where the live entries
+   * The deleted-key scan's head seeks ({@code deletedTable.iterator("")} and its {@code seekToFirst()}, as
+   * KeyManagerImpl's pending-deletion scan opens it): the first full iteration steps over the dead start of the table and learns where the live entries
    * begin, the second steps over nothing, and an entry put into the dead start (as a key delete's response puts
    * it, in a batch) is the first entry of the next iteration.
    */
   String tableStartDeletedTable() throws Exception {
     Table<String, RepeatedOmKeyInfo> table = om.getDeletedTable();
-    return tableStart("tableStartDeletedTable", table, () -> table.iterator(""),
+    return tableStart("tableStartDeletedTable", table, () -> {
+      // KeyManagerImpl.getTableEntries seeks to the first entry again after making the iterator.
+      TableIterator<String, ? extends KeyValue<String, RepeatedOmKeyInfo>> i = table.iterator("");
+      i.seekToFirst();
+      return i;
+    },
         (dbKey, id) -> new RepeatedOmKeyInfo(StoreListCases.keyInfo(BUCKET, name(dbKey), id), 10), false);
   }
 
@@ -361,7 +366,7 @@ public final class SkipHintRaces {
     expectedThird.addAll(liveKeys);
 
     boolean ok = first.equals(liveKeys) && second.equals(liveKeys) && third.equals(expectedThird)
-        && s1 - s0 >= dead && s2 - s1 < 5 && hintsAfterFirst == 1 && usedBySecond == 1;
+        && s1 - s0 >= dead && s2 - s1 < 5 && hintsAfterFirst == 1 && usedBySecond >= 1;
     return (ok ? "ok" : "FAIL") + " " + scenario + " first-skips=" + (s1 - s0) + " second-skips=" + (s2 - s1)
         + " hints-after-first=" + hintsAfterFirst + " used-by-second=" + usedBySecond
         + " retired-by-put=" + retiredByPut + " entries=" + first.size() + "/" + second.size() + "/" + third.size()

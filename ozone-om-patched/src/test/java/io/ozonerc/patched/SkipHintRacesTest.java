@@ -46,10 +46,11 @@ class SkipHintRacesTest {
       // the retire, for a span learned by a listing's step
       "retire-step|" + SkipHintsMutant.RETIRE_FROM + "|" + SkipHintsMutant.RETIRE_TO + "|stepIntoDeadSpan",
       // the stamp check at a seek: a span learned from a newer view hides a key the older reader's view holds
-      "seek-stamp|return s != null && s.stamp <= start.useLimit ? s : null;|return s;|hintFromNewerView",
+      "seek-stamp|return s != null && s.installed && s.stamp <= start.useLimit ? s : null;"
+          + "|return s != null && s.installed ? s : null;|hintFromNewerView",
       // the stamp check at a step: the same, for a listing stepping from a live key
-      "step-stamp|return s != null && s.stamp <= start.useLimit && spans.get(s.lo) == s ? s : null;"
-          + "|return s != null && spans.get(s.lo) == s ? s : null;|stepSpanFromNewerView",
+      "step-stamp|return s != null && s.installed && s.stamp <= start.useLimit && spans.get(s.lo) == s ? s : null;"
+          + "|return s != null && s.installed && spans.get(s.lo) == s ? s : null;|stepSpanFromNewerView",
       // a merged span keeps the newest stamp of its pieces: with the oldest, a reader between them jumps a live key
       "merge-stamp|mergedStamp = Math.max(mergedStamp, s.stamp);|mergedStamp = Math.min(mergedStamp, s.stamp);"
           + "|mergedSpanFromNewerView",

@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 import org.apache.hadoop.hdds.utils.db.SkipHints;
 import org.apache.hadoop.hdds.utils.db.TypedTable;
 import org.apache.hadoop.ozone.client.BucketArgs;
@@ -65,7 +66,13 @@ class SkipHintsConcurrentClusterTest {
 
   @Test
   void noListingMissesAKeyTheClientsKnewWasLive() throws Exception {
-    try (OmCluster c = OmCluster.start(OmCluster.quietConf())) {
+    OzoneConfiguration conf = OmCluster.quietConf();
+    // Every seek and every listing step learns its span (no timing decides what is learned), and clients page in
+    // sevens: listings start from markers (live and deleted keys) and each page after the first starts after the
+    // last key of the one before, so spans are learned and used from markers, from steps and across pages.
+    conf.set("ozone.om.list.skip.hints.learn.threshold", "0");
+    conf.setInt("ozone.client.list.cache", 7);
+    try (OmCluster c = OmCluster.start(conf)) {
       c.client().getObjectStore().createVolume(VOLUME);
       OzoneVolume v = c.client().getObjectStore().getVolume(VOLUME);
       List<String> names = List.of("obs-a", "obs-b", "fso-c");

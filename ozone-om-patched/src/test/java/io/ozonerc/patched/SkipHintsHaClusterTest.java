@@ -39,6 +39,8 @@ class SkipHintsHaClusterTest {
     conf.setBoolean(OMConfigKeys.OZONE_OM_S3_GPRC_SERVER_ENABLED, false);
     // The client must fail over: to find the leader at first, and to the new one after the transfer.
     conf.setInt("ozone.client.failover.max.attempts", 100);
+    // Every seek learns its span, so the follower's listing from a marker inside the dead head teaches one.
+    conf.set("ozone.om.list.skip.hints.learn.threshold", "0");
     MiniOzoneHAClusterImpl.Builder builder = MiniOzoneCluster.newHABuilder(conf);
     builder.setOMServiceId("om-service").setNumOfOzoneManagers(3);
     builder.withoutDatanodes();
@@ -67,6 +69,8 @@ class SkipHintsHaClusterTest {
           .filter(om -> om != cluster.getOMLeader()).findFirst().orElseThrow();
       assertEquals("k-0200", localList(follower, 1));
       assertEquals("k-0200", localList(follower, 1));
+      assertEquals("k-0200", localListFrom(follower, "k-0100", 1), "from a marker inside the dead head");
+      assertEquals("k-0200", localListFrom(follower, "k-0150", 1), "from inside the span the marker taught");
       SkipHints hints = keyHints(follower);
       assertTrue(hints.used() > 0 && hints.size() > 0, "the follower learned and used a hint");
 
@@ -77,11 +81,20 @@ class SkipHintsHaClusterTest {
       bucket.createKey("k-0042", 0).close();
       assertEquals("k-0042", clientList(client, 1), "the new leader lists the key created into its hinted span");
       assertTrue(hints.retired() > retired, "the create retired the new leader's hint");
+      assertEquals("k-0200", clientListFrom(client, "k-0150", 1), "the new leader learns [k-0150, k-0200)");
+      long retiredBefore = hints.retired();
+      bucket.createKey("k-0160", 0).close();
+      assertEquals("k-0160 k-0200", clientListFrom(client, "k-0150", 2),
+          "the new leader lists the key created into the span a marker taught it");
+      assertTrue(hints.retired() > retiredBefore, "the create retired the marker's span");
       for (OzoneManager om : cluster.getOzoneManagersList()) {
         awaitKey(om, "k-0042", true);
         om.awaitDoubleBufferFlush();
         assertEquals("k-0042", localList(om, 1), om.getOMNodeId());
-        assertEquals("k-0042 k-0200 k-0201", localList(om, 3), om.getOMNodeId());
+        awaitKey(om, "k-0160", true);
+        om.awaitDoubleBufferFlush();
+        assertEquals("k-0042 k-0160 k-0200", localList(om, 3), om.getOMNodeId());
+        assertEquals("k-0160 k-0200", localListFrom(om, "k-0100", 2), om.getOMNodeId());
       }
     } finally {
       cluster.shutdown();
@@ -112,13 +125,23 @@ class SkipHintsHaClusterTest {
 
   /** A listing on one OM's own store, as a local (follower) read makes it. */
   private static String localList(OzoneManager om, int n) throws Exception {
-    return om.getMetadataManager().listKeys(VOLUME, QUEUE, null, null, n).getKeys().stream()
+    return localListFrom(om, null, n);
+  }
+
+  /** The same after a start key (a client's start-after marker); null: from the start. */
+  private static String localListFrom(OzoneManager om, String startKey, int n) throws Exception {
+    return om.getMetadataManager().listKeys(VOLUME, QUEUE, startKey, null, n).getKeys().stream()
         .map(OmKeyInfo::getKeyName).collect(Collectors.joining(" "));
   }
 
   private static String clientList(OzoneClient client, int n) throws Exception {
+    return clientListFrom(client, null, n);
+  }
+
+  private static String clientListFrom(OzoneClient client, String startKey, int n) throws Exception {
     List<String> names = new ArrayList<>();
-    Iterator<? extends OzoneKey> it = client.getObjectStore().getVolume(VOLUME).getBucket(QUEUE).listKeys("");
+    Iterator<? extends OzoneKey> it = client.getObjectStore().getVolume(VOLUME).getBucket(QUEUE)
+        .listKeys("", startKey);
     while (it.hasNext() && names.size() < n) {
       names.add(it.next().getName());
     }

@@ -7,6 +7,7 @@ import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
@@ -42,13 +43,24 @@ record SkipHintsMutant(Path work, Path classes) {
 
   /** As {@link #compile(String, String, String)}, for another source file of the package (every place replaced). */
   static SkipHintsMutant compile(String name, Path source, String from, String to) throws Exception {
+    return compileAll(name, source, List.of(from.replace("\\n", "\n"), to.replace("\\n", "\n")));
+  }
+
+  /**
+   * A copy of {@code source} with several replacements, {@code fromTo} holding each text to find followed by its
+   * replacement (real line breaks here); each text must be in the source.
+   */
+  static SkipHintsMutant compileAll(String name, Path source, List<String> fromTo) throws Exception {
     String text = Files.readString(source);
-    String unescapedFrom = from.replace("\\n", "\n");
-    assertTrue(text.contains(unescapedFrom), source.getFileName() + " no longer has the " + name + " step: " + from);
+    for (int i = 0; i < fromTo.size(); i += 2) {
+      assertTrue(text.contains(fromTo.get(i)), source.getFileName() + " no longer has the " + name + " text: "
+          + fromTo.get(i));
+      text = text.replace(fromTo.get(i), fromTo.get(i + 1));
+    }
     Path work = Path.of("target/om-jvm/skip-hint-mutant-" + name).toAbsolutePath();
     Path src = work.resolve("src/org/apache/hadoop/hdds/utils/db").resolve(source.getFileName());
     Files.createDirectories(src.getParent());
-    Files.writeString(src, text.replace(unescapedFrom, to.replace("\\n", "\n")));
+    Files.writeString(src, text);
     Path classes = work.resolve("classes");
     Files.createDirectories(classes);
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();

@@ -17,6 +17,7 @@
 
 package org.apache.hadoop.hdds.utils.db;
 
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -72,11 +73,13 @@ import org.slf4j.LoggerFactory;
  *       <em>before</em> RocksDB takes its view, and ticks the clock <em>after</em>: the tick is the stamp of every
  *       span it learns. A reader uses a span only if the span is in the map when it looks (any time after its view)
  *       and its stamp is at most the reader's use limit, so the span was learned from a view older than its own.
- *   <li>A learner installs a span only if, after putting it in the map, no key in its own piece [lo, hi) is pending
- *       and no key in it settled since it read the sequence number (before its view). A put the learner's view
- *       missed committed after that view, so it was pending at some point after the view: either still pending at
- *       the check, or settled before it (then in the ring), or announced after the install (then its announce
- *       retires the span before the put reaches RocksDB). A ring that overflowed refuses the install.
+ *   <li>A learner installs a span only if, after putting it in the map (merged with its neighbours), no key in the
+ *       merged span is pending and no key in it settled since it read the sequence number (before its view). A put
+ *       the learner's view missed committed after that view, so it was pending at some point after the view:
+ *       either still pending at the check, or settled before it (then in the ring), or announced after the span
+ *       was put in the map (then its announce retires the span before the put reaches RocksDB). A ring that
+ *       overflowed refuses the install. Until the check passed the span is in the map but not installed, and no
+ *       reader uses it.
  *   <li>Merging. Pieces that overlap or touch become one span whose stamp is the largest of theirs, so only a
  *       reader whose view is newer than every piece's uses it; each piece was dead in its own view and, being in
  *       the map until the merge, saw no put announced into it since, and the merged span is retired by a put into
@@ -173,6 +176,7 @@ public final class SkipHints {
   byte[] announce(byte[] key) {
     pendingCount.incrementAndGet();
     pending.merge(key, 1, Integer::sum);
+    VarHandle.fullFence(); // the pending mark before the look-up in retire (see retire)
     retire(key);
     return key;
   }
@@ -182,6 +186,7 @@ public final class SkipHints {
     record(key);
     pending.computeIfPresent(key, (k, n) -> n == 1 ? null : n - 1);
     pendingCount.decrementAndGet();
+    VarHandle.fullFence(); // the ring entry before the look-up in retire (see retire)
     retire(key);
   }
 
@@ -258,8 +263,10 @@ public final class SkipHints {
 
   /**
    * Removes the span that holds {@code key}, if any. The look-up needs no lock: the caller wrote its pending mark
-   * or ring entry before it, and a learner puts its span in the map before it reads those, so one of the two sees
-   * the other.
+   * or ring entry before it, and a learner puts its span in the map before it reads those, each side with a full
+   * fence between its write and its read, so one of the two sees the other: the writer finds the span, or the
+   * learner finds the mark and refuses. A look-up during a merge (the pieces removed, the merged span not yet put)
+   * finds nothing; the learner then checks the whole merged span, not only its own piece, and finds the mark.
    */
   private void retire(byte[] key) {
     if (holding(key) == null) {
@@ -295,26 +302,29 @@ public final class SkipHints {
     return views.incrementAndGet();
   }
 
-  /** The span holding {@code target} that a reader which took {@code start} may use, or null. */
+  /**
+   * The span holding {@code target} that a reader which took {@code start} may use, or null: installed (its learner
+   * checked it; a span in the map but still being checked may yet be refused) and learned from an older view.
+   */
   Span usableAt(byte[] target, Start start) {
     if (size == 0 || !settings.enabled || brokenBecause != null) {
       return null;
     }
     final Span s = holding(target);
-    return s != null && s.stamp <= start.useLimit ? s : null;
+    return s != null && s.installed && s.stamp <= start.useLimit ? s : null;
   }
 
   /**
    * The span that begins right after {@code key} (nothing can lie between them) that a reader which took
-   * {@code start} may use, or null: still in the map (checked after the index, which a removal updates after the
-   * map) and learned from an older view.
+   * {@code start} may use, or null: installed, still in the map (checked after the index, which a removal updates
+   * after the map) and learned from an older view.
    */
   Span usableAfter(byte[] key, Start start) {
     if (size == 0 || !settings.enabled || brokenBecause != null) {
       return null;
     }
     final Span s = byAfter.get(new After(key, key.length));
-    return s != null && s.stamp <= start.useLimit && spans.get(s.lo) == s ? s : null;
+    return s != null && s.installed && s.stamp <= start.useLimit && spans.get(s.lo) == s ? s : null;
   }
 
   void used(Span s) {
@@ -368,15 +378,19 @@ public final class SkipHints {
         remove(s);
       }
       // Put first, then check: a writer whose look-up found no span announced before this check can see its key.
+      // The check covers the whole merged span: a writer that looked while the pieces were out of the map found
+      // none of them. Readers ignore the span until it is installed.
       final Span span = new Span(mergedLo, mergedHi, mergedStamp, views.get());
       add(span);
       size = spans.size();
-      if (conflicts(start, lo, hi)) {
+      VarHandle.fullFence(); // the span in the map before reading the pending marks and the ring (see retire)
+      if (conflicts(start, mergedLo, mergedHi)) {
         remove(span);
         size = spans.size();
         refused.increment();
         return;
       }
+      span.installed = true;
       learned.increment();
       merged.add(absorbed.size());
       if (size > settings.maxEntries) {
@@ -468,10 +482,11 @@ public final class SkipHints {
     byte[][] out = new byte[starts.length][];
     for (int i = 0; i < starts.length; i++) {
       final Span s = holding(starts[i]);
-      if (s != null) {
+      final boolean known = s != null && s.installed;
+      if (known) {
         s.lastUsed = views.get();
       }
-      out[i] = s == null ? null : s.hi.clone();
+      out[i] = known ? s.hi.clone() : null;
     }
     return out;
   }
@@ -528,6 +543,8 @@ public final class SkipHints {
     private final long stamp;
     /** The view clock when a reader last used it (racy: only orders eviction). */
     private volatile long lastUsed;
+    /** Set once its learner's check passed; until then no reader uses it. */
+    private volatile boolean installed;
 
     Span(byte[] lo, byte[] hi, long stamp, long lastUsed) {
       this.lo = lo;
@@ -637,6 +654,12 @@ public final class SkipHints {
           && (span != null || took >= hints.learnThresholdNanos() || Arrays.equals(target, start.prefix))) {
         learnFrom(to);
       }
+    }
+
+    /** A whole-table iterator's seekToFirst (the OM's scans call it again after making the iterator) uses spans too. */
+    @Override
+    void seekToFirst0() {
+      seek0(TABLE_START);
     }
 
     @Override

@@ -36,6 +36,23 @@ class SkipHintsMemoryTest {
   }
 
   /**
+   * The same bound filled with spans learned from listing steps: (key, next key) of 60-byte keys, each also in the
+   * index by the key it follows, the larger kind. The figure is in docs/facts.md.
+   */
+  @Test
+  void stepSpansAtTheDefaultBound() throws Exception {
+    List<String> out = OmJvm.patched().run(SkipHintsMemoryTest.class, Path.of("target/om-jvm/skip-hint-memory"), 120,
+        "steps");
+    assertEquals(1, out.size(), out.toString());
+    String[] f = out.get(0).split(" ");
+    assertEquals(String.valueOf(SkipHints.MAX_ENTRIES_DEFAULT), f[0], "spans held");
+    double mb = Double.parseDouble(f[1]) / 1e6;
+    System.out.printf("skip hints: %,d step spans hold %.1f MB, %.0f bytes each%n", SkipHints.MAX_ENTRIES_DEFAULT,
+        mb, Double.parseDouble(f[1]) / SkipHints.MAX_ENTRIES_DEFAULT);
+    assertTrue(mb > 10 && mb < 80, mb + " MB");
+  }
+
+  /**
    * The most a table's pending records hold: {@link SkipHints#MAX_CACHED} cache puts of 60-byte keys whose epochs
    * (10,000 of 20 puts) are never cleaned, the case the bound exists for. The figure is in docs/facts.md.
    */
@@ -59,12 +76,22 @@ class SkipHintsMemoryTest {
    */
   public static void main(String[] args) throws Exception {
     boolean pending = args.length > 1 && args[1].equals("pending");
+    boolean steps = args.length > 1 && args[1].equals("steps");
     long before = usedAfterGc();
     SkipHints hints = new SkipHints("keyTable", SkipHints.Settings.fromConfig(new OzoneConfiguration()));
     if (pending) {
       for (long i = 0; i < SkipHints.MAX_CACHED; i++) {
         String key = String.format("/volume-0001/bucket-000042/key-%029d", i); // 60 bytes
         hints.announceCached(key.getBytes(StandardCharsets.UTF_8), i / 20);
+      }
+    } else if (steps) {
+      // Every other key of one bucket, so no two spans touch: (key 2i, key 2i+1) for 100,000 values of i.
+      for (long i = 0; i < SkipHints.MAX_ENTRIES_DEFAULT; i++) {
+        byte[] from = String.format("/volume-0001/bucket-000042/key-%029d", 2 * i).getBytes(StandardCharsets.UTF_8);
+        byte[] to = String.format("/volume-0001/bucket-000042/key-%029d", 2 * i + 1)
+            .getBytes(StandardCharsets.UTF_8);
+        SkipHints.Start s = hints.start(null);
+        hints.learn(s, hints.viewTaken(), java.util.Arrays.copyOf(from, from.length + 1), to);
       }
     } else {
       fill(hints, BUCKETS);
