@@ -40,7 +40,8 @@ import picocli.CommandLine.Spec;
  * every {@code --full-interval}), {@code reference} (the published HDDS-12682 design, {@link ReferenceRangeCompactor}),
  * {@code range} (this project's service, on its own thread as in the OM), {@code hints} (no compaction, lists through
  * the OM patched with HDDS-skip-hints-2.2.0.patch, hints on), {@code range+hints} (the product: {@code range} on that
- * patched OM) and {@code ideal} (what the sequence leaves behind, fully compacted: the floor for a list). The two hint
+ * patched OM), {@code ideal} (what the sequence leaves behind, fully compacted: the floor for a list, listed alone)
+ * and {@code ideal-loaded} (the same floor listed while the sequence's writes load another copy). The two hint
  * policies run in a child JVM each with ozone-om-patched's classes first ({@link ChildRun}); the others run here, on
  * stock Ozone 2.2.0. {@code --repeat N} runs each N times in rotated order.
  *
@@ -49,14 +50,15 @@ import picocli.CommandLine.Spec;
  * Results go to {@code target/bench-tombstones/}: report.md, summary.csv, series.csv and four PNG charts.
  */
 @Command(name = "bench-tombstones", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Compares compaction policies (none, full, reference, range, hints, range+hints, ideal) on a real "
+    description = "Compares compaction policies (none, full, reference, range, hints, range+hints, ideal, "
+        + "ideal-loaded) on a real "
         + "OM metadata store under a create/delete/list churn, by default a hot queue bucket among 1.5e6 cold keys "
         + "and a bulk lifecycle expiry in a 300,000-key cold bucket listed from random keys inside it (about 10 "
         + "minutes on 2 cores). Same seed and operation sequence for every policy.")
 public final class TombstoneBenchmark implements Callable<Integer> {
 
   static final List<String> ALL_POLICIES = List.of("none", "full", "reference", "range", HintsPolicy.HINTS,
-      HintsPolicy.RANGE_HINTS, "ideal");
+      HintsPolicy.RANGE_HINTS, "ideal", WorkloadRunner.IDEAL_LOADED);
 
   /** The policies that run on the patched OM classes, each in a child JVM. */
   static final List<String> HINT_POLICIES = List.of(HintsPolicy.HINTS, HintsPolicy.RANGE_HINTS);
@@ -185,7 +187,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
   int listWindow;
 
   @Option(names = "--policies", split = ",", description = "Policies to compare, in order (default: "
-      + "none,full,reference,range,hints,range+hints,ideal; with --scale: none,range,ideal).")
+      + "none,full,reference,range,hints,range+hints,ideal,ideal-loaded; with --scale: none,range,ideal).")
   List<String> policies;
 
   @Option(names = "--patched-classes", paramLabel = "DIR", defaultValue = "${sys:" + PATCHED_CLASSES_PROPERTY + "}",
@@ -702,10 +704,11 @@ public final class TombstoneBenchmark implements Callable<Integer> {
           results.get(name).add(result);
           continue;
         }
-        try (BenchStore store = template == null
-            ? BenchStore.create(workDir, name, s.storeBuckets(), p.writeBufferBytes())
-            : BenchStore.openCopy(template, workDir, name, s.storeBuckets(), p.writeBufferBytes())) {
-          result = name.equals("ideal") ? runner.runIdeal(store, bar::update)
+        boolean loaded = name.equals(WorkloadRunner.IDEAL_LOADED); // a second store takes the writes
+        try (BenchStore store = store(template, workDir, name, p);
+             BenchStore load = loaded ? store(template, workDir, name + "-load", p) : null) {
+          result = loaded ? runner.runIdealLoaded(store, load, bar::update)
+              : name.equals("ideal") ? runner.runIdeal(store, bar::update)
               : runner.run(store, newPolicy(name, p), bar::update);
         }
         bar.endRun();
@@ -723,6 +726,12 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     stdout.printf(Locale.ROOT, "Wall time: %s%n", ProgressBar.clock((System.nanoTime() - t0) / 1e9));
     reports.add(report);
     return report;
+  }
+
+  private static BenchStore store(Path template, Path workDir, String name, Plan p) throws java.io.IOException {
+    int buckets = p.spec().storeBuckets();
+    return template == null ? BenchStore.create(workDir, name, buckets, p.writeBufferBytes())
+        : BenchStore.openCopy(template, workDir, name, buckets, p.writeBufferBytes());
   }
 
   /** Warm-up operations: {@code --warmup-ops}, or min(50,000, ops/4). */
