@@ -317,6 +317,9 @@ public final class Report {
     if (hasExpiry()) {
       s.append('\n').append(expiryTable());
     }
+    if (ExpiryTimeline.any(this)) {
+      s.append('\n').append(ExpiryTimeline.table(this));
+    }
     for (String p : runs.keySet()) {
       List<RunResult> rs = all(p);
       if (rs != null) {
@@ -857,10 +860,16 @@ public final class Report {
     ReportCharts.overOps(this, dir.resolve("tombstones.png"), "Tombstones in the keyTable (SST deletions + memtable "
         + "deletes)", "tombstones", p -> p.tombstones());
 
+    boolean timeline = ExpiryTimeline.any(this);
+    if (timeline) {
+      ExpiryTimeline.write(this, dir);
+    }
     String md = "# " + title + "\n\n" + settings + "\n\n" + tables()
         + "\n![list latency per policy](list-latency.png)\n\n![skips per list over the run](skips-per-list.png)\n\n"
         + "![list p99 over the run](list-p99.png)\n\n![tombstones](tombstones.png)\n\n"
-        + "Files: `summary.csv` (one row per run), `series.csv` (the time series behind the charts).\n";
+        + (timeline ? "![expiry listings over time](expiry-p99.png)\n\n" : "")
+        + "Files: `summary.csv` (one row per run), `series.csv` (the time series behind the charts)"
+        + (timeline ? ", `expiry-series.csv` (expiry listings per interval)" : "") + ".\n";
     Files.writeString(dir.resolve("report.md"), md);
     out.println("Report: " + dir.resolve("report.md").toAbsolutePath());
   }

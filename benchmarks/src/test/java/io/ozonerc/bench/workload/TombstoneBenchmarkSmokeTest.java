@@ -94,7 +94,7 @@ class TombstoneBenchmarkSmokeTest {
   void writesEveryReportFileWithEveryPolicy() throws Exception {
     assertEquals(0, exitCode, stdout);
     for (String f : List.of("report.md", "summary.csv", "series.csv", "list-latency.png", "skips-per-list.png",
-        "list-p99.png", "tombstones.png")) {
+        "list-p99.png", "tombstones.png", "expiry-series.csv", "expiry-p99.png")) {
       assertTrue(Files.size(out.resolve(f)) > 0, f + " missing or empty");
     }
     String md = Files.readString(out.resolve("report.md"));
@@ -109,6 +109,11 @@ class TombstoneBenchmarkSmokeTest {
       assertTrue(md.contains(column), "report.md has no column '" + column + "'");
     }
     assertTrue(md.contains("Cold data: 20,000 keys"), "cold data not described");
+    // The expiry's timeline: every policy that ran the expiry has a last batch time and a time to recover (or not).
+    assertTrue(md.contains("| policy | last expiry batch ended at s | intervals after it |"), md);
+    assertTrue(md.lines().anyMatch(l -> l.startsWith("| range+hints | ") && (l.endsWith(" s |")
+        || l.endsWith("not recovered within the run |"))), "no time to recover for range+hints");
+    assertTrue(md.lines().anyMatch(l -> l.startsWith("| ideal | - (no batch in the run) |")), md);
     // Every target line of the queue workload is judged (range compacted here) and shows its measured value.
     for (String target : List.of("range list p99 = ", "better than none", "range compaction bytes written = ",
         "x reference", "range create p99 = ", "range delete p99 = ", "range write stalls", "DB seek average")) {
