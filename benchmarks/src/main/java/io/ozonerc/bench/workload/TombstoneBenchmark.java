@@ -126,6 +126,11 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       + "from the expiry's start to the end of the run (default: ${DEFAULT-VALUE}).", defaultValue = "1000")
   int expiryLists;
 
+  @Option(names = "--size", paramLabel = "N", description = "Multiply the default store and run by N, a decimal in "
+      + "[1, 1000]: cold keys, expiry-bucket keys, operations, expiry listings and the live-key cap (so the shape stays "
+      + "the same); options given explicitly keep their value; with --scale its steps set the operations (default: 1).")
+  String size;
+
   @Option(names = "--repeat", description = "Runs of every policy, order rotated between repeats; the report shows "
       + "median [min..max] (default: ${DEFAULT-VALUE}).", defaultValue = "1")
   int repeat;
@@ -312,6 +317,25 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       "queue", new Preset("sequential", "oldest", "start", 0, 500_000, Weights.DEFAULT, 0),
       "churn", new Preset("hashed", "oldest", "random", 0, 500_000, Weights.DEFAULT, 0));
 
+  /** The counts {@code --size} multiplies: each as given explicitly, or its default times the factor. */
+  record Sized(long ops, long coldKeys, long expiryKeys, int expiryLists, int liveCap) {
+  }
+
+  Sized sized() {
+    SizeFactor f;
+    try {
+      f = SizeFactor.parse(size);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+    Preset p = preset();
+    CommandLine.ParseResult given = spec.commandLine().getParseResult();
+    return new Sized(ops != null ? ops : f.times(p.ops()), coldKeys != null ? coldKeys : f.times(p.coldKeys()),
+        expiryKeys != null ? expiryKeys : f.times(p.expiryKeys()),
+        given.hasMatchedOption("--expiry-lists") ? expiryLists : f.times(expiryLists),
+        given.hasMatchedOption("--live-cap") ? liveCap : f.times(liveCap));
+  }
+
   Preset preset() {
     Preset p = PRESETS.get(workload.trim().toLowerCase(Locale.ROOT));
     if (p == null) {
@@ -323,6 +347,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
 
   private Plan plan(long totalOps, List<String> defaultPolicies) {
     Preset preset = preset();
+    Sized sized = sized();
     try {
       if (childPolicy == null && patchedList != boundedListLoaded()) {
         throw new IllegalArgumentException(patchedList
@@ -334,7 +359,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       if (repeat < 1 || repeat > 100) {
         throw new IllegalArgumentException("--repeat must be in [1, 100], got " + repeat);
       }
-      long cold = coldKeys != null ? coldKeys : preset.coldKeys();
+      long cold = sized.coldKeys();
       WorkloadSpec.DeleteMode dm = enumOf(WorkloadSpec.DeleteMode.class, "--delete-mode",
           deleteMode != null ? deleteMode : preset.deleteMode());
       if (minTombstones < 0) {
@@ -376,13 +401,14 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       if (wb < (64 << 10)) {
         throw new IllegalArgumentException("--write-buffer must be >= 64KB, got " + writeBuffer);
       }
-      WorkloadSpec ws = new WorkloadSpec(totalOps, Weights.parse(weights != null ? weights : preset.weights()), liveCap,
+      WorkloadSpec ws = new WorkloadSpec(totalOps, Weights.parse(weights != null ? weights : preset.weights()),
+          sized.liveCap(),
           dm,
           enumOf(WorkloadSpec.ListMode.class, "--list-mode", listMode != null ? listMode : preset.listMode()),
           listLength, buckets, skew,
           enumOf(WorkloadSpec.KeyNames.class, "--key-names", keyNames != null ? keyNames : preset.keyNames()), seed,
           cold > 0 ? coldBuckets : 0, cold, cold > 0 ? coldWriteShare : 0, new WorkloadSpec.Expiry(
-              expiryKeys != null ? expiryKeys : preset.expiryKeys(), expiryShare, expiryBatch, expiryLists));
+              sized.expiryKeys(), expiryShare, expiryBatch, sized.expiryLists()));
       WorkloadRunner.Options ro = new WorkloadRunner.Options(writeThreads, listThreads,
           Units.duration("--sample-interval", sampleInterval).toMillis(), listWindow);
       if (chosen.contains("range") || chosen.contains(HintsPolicy.RANGE_HINTS)) {
@@ -482,7 +508,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     }
     List<ScaleStep> steps = scaleSteps();
     if (!scale) {
-      Plan p = plan(ops != null ? ops : preset().ops(), ALL_POLICIES);
+      Plan p = plan(sized().ops(), ALL_POLICIES);
       compare(p, out);
       return 0;
     }
@@ -496,13 +522,13 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       stdout.printf(Locale.ROOT, "%n=== scale %,d operations ===%n", steps.get(i).ops());
       done.add(compare(plans.get(i), out.resolve("scale-" + steps.get(i).ops())));
     }
-    String table = scaleTable(steps, done);
+    String table = ScaleSeries.table(steps, done);
     stdout.println();
     stdout.println(table);
     Files.createDirectories(out);
     String first = String.format(Locale.ROOT, "%,d operations", steps.get(0).ops());
     Files.writeString(out.resolve("scale.md"), "# Tombstone benchmark: scale series\n\n"
-        + header(plans.get(0)).replace(first, scaleStepsText(steps)) + "\n\n" + table);
+        + header(plans.get(0)).replace(first, ScaleSeries.stepsText(steps)) + "\n\n" + table);
     return 0;
   }
 
@@ -543,46 +569,6 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     return String.join(", ", known);
   }
 
-  /** What the scale.md header says in place of one comparison's operation count, e.g. "1e5 and 1e7 operations ...". */
-  static String scaleStepsText(List<ScaleStep> steps) {
-    List<String> labels = new ArrayList<>();
-    steps.forEach(s -> labels.add(s.label()));
-    String last = labels.remove(labels.size() - 1);
-    return labels.isEmpty() ? last + " operations (one comparison)"
-        : String.join(", ", labels) + " and " + last + " operations (one comparison each)";
-  }
-
-  /** One row per step run, the published gain next to the step it was published for. */
-  static String scaleTable(List<ScaleStep> steps, List<Report> done) {
-    StringBuilder s = new StringBuilder("| operations | none list p99 ms | range list p99 ms | range gain (p99) "
-        + "| none DB seek avg us | range DB seek avg us | range seek gain | published HDDS-12682 seek gain "
-        + "| skips/list none -> range | range compactions |\n|---|---|---|---|---|---|---|---|---|---|\n");
-    for (int i = 0; i < done.size(); i++) {
-      Report rep = done.get(i);
-      RunResult none = rep.get("none");
-      RunResult range = rep.get("range");
-      if (none == null || range == null) {
-        s.append(String.format(Locale.ROOT, "| %,d | n/a (none or range not available) |||||| %s |||%n",
-            steps.get(i).ops(), steps.get(i).published()));
-        continue;
-      }
-      boolean worked = rep.all("range").stream().allMatch(RunResult::didWork);
-      s.append(String.format(Locale.ROOT, "| %,d | %s | %s | %s | %s | %s | %s | %s | %s -> %s | %s |%n",
-          steps.get(i).ops(),
-          rep.stat("none", r -> Report.p99(r) / 1e6).format("%.2f"),
-          rep.stat("range", r -> Report.p99(r) / 1e6).format("%.2f"),
-          worked ? rep.ratio("none", "range", Report::p99).format("%.1f") + "x" : "NO VERDICT (range idle)",
-          rep.stat("none", r -> r.seeks().averageMicros()).format("%.0f"),
-          rep.stat("range", r -> r.seeks().averageMicros()).format("%.0f"),
-          worked ? rep.ratio("none", "range", r -> r.seeks().averageMicros()).format("%.1f") + "x"
-              : "NO VERDICT (range idle)", steps.get(i).published(),
-          rep.stat("none", RunResult::skipsPerList).format("%,.0f"),
-          rep.stat("range", RunResult::skipsPerList).format("%,.0f"),
-          rep.stat("range", RunResult::manualCompactions).format("%.0f")));
-    }
-    return s.toString();
-  }
-
   private String header(Plan p) {
     Runtime rt = Runtime.getRuntime();
     return String.format(Locale.ROOT,
@@ -595,7 +581,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
         rt.availableProcessors(), rt.maxMemory() >> 20, System.getProperty("os.name"),
         System.getProperty("os.arch"), System.getProperty("java.version"), rocksVersion(),
         patchedList ? "lists through the bounded list iterator patch, skip hints off" : "stock list iterator",
-        workload, p.spec().totalOps(), p.spec().weights(), p.spec().liveCap(), lower(p.spec().deleteMode()),
+        workload + (size == null ? "" : " at --size " + size), p.spec().totalOps(), p.spec().weights(), p.spec().liveCap(), lower(p.spec().deleteMode()),
         lower(p.spec().listMode()), p.spec().listLength(), lower(p.spec().keyNames()), p.spec().buckets(),
         p.spec().skew(), p.spec().seed(), p.runOptions().writeThreads(), p.runOptions().listThreads(),
         coldText(p.spec()), writeBuffer,
@@ -797,7 +783,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
    * write the result for the parent.
    */
   private int runChild() throws Exception {
-    Plan p = plan(ops != null ? ops : preset().ops(), ALL_POLICIES);
+    Plan p = plan(sized().ops(), ALL_POLICIES);
     WorkloadSpec s = p.spec();
     Workload w = Workload.generate(s);
     if (!Long.toHexString(w.digest()).equals(childSequence)) {

@@ -391,9 +391,9 @@ class TombstoneBenchmarkSmokeTest {
     List<TombstoneBenchmark.ScaleStep> steps = bench.scaleSteps();
     assertEquals(List.of(1_000_000L, 10_000_000L), steps.stream().map(TombstoneBenchmark.ScaleStep::ops).toList());
     assertEquals(List.of("27x", "158x"), steps.stream().map(TombstoneBenchmark.ScaleStep::published).toList());
-    assertEquals("1e6 and 1e7 operations (one comparison each)", TombstoneBenchmark.scaleStepsText(steps));
+    assertEquals("1e6 and 1e7 operations (one comparison each)", ScaleSeries.stepsText(steps));
     // A step whose comparison yielded no none/range pair still prints its own published gain, not the first one's.
-    String table = TombstoneBenchmark.scaleTable(steps.subList(0, 1),
+    String table = ScaleSeries.table(steps.subList(0, 1),
         List.of(new Report("t", "s", 1000, Report.Targets.QUEUE, 4 << 20, Map.of())));
     assertTrue(table.contains("| 1,000,000 | n/a (none or range not available) |||||| 27x |||"), table);
 
@@ -401,9 +401,9 @@ class TombstoneBenchmarkSmokeTest {
     new CommandLine(all).parseArgs("--scale");
     assertEquals(TombstoneBenchmark.SCALE_STEPS, all.scaleSteps());
     assertEquals("1e5, 1e6 and 1e7 operations (one comparison each)",
-        TombstoneBenchmark.scaleStepsText(all.scaleSteps()));
+        ScaleSeries.stepsText(all.scaleSteps()));
     TombstoneBenchmark one = new TombstoneBenchmark();
     new CommandLine(one).parseArgs("--scale", "--scale-ops=100000");
-    assertEquals("1e5 operations (one comparison)", TombstoneBenchmark.scaleStepsText(one.scaleSteps()));
+    assertEquals("1e5 operations (one comparison)", ScaleSeries.stepsText(one.scaleSteps()));
   }
 }
