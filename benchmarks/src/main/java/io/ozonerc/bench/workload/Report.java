@@ -320,6 +320,7 @@ public final class Report {
     if (ExpiryTimeline.any(this)) {
       s.append('\n').append(ExpiryTimeline.table(this));
     }
+    s.append('\n').append(OperatorTable.table(this));
     for (String p : runs.keySet()) {
       List<RunResult> rs = all(p);
       if (rs != null) {
@@ -838,15 +839,15 @@ public final class Report {
     Files.writeString(dir.resolve("summary.csv"), csv.toString());
 
     StringBuilder series = new StringBuilder("policy,repeat,elapsed_s,ops_done,lists,list_p99_ms,skips_per_list,"
-        + "tombstones,keytable_sst_bytes,compact_write_bytes\n");
+        + "tombstones,keytable_sst_bytes,compact_write_bytes,l0_files,pending_compaction_bytes,stall_micros\n");
     for (List<RunResult> rs : runs.values()) {
       for (int i = 0; i < rs.size(); i++) {
         for (RunResult.Sample p : rs.get(i).series()) {
-          series.append(String.format(Locale.ROOT, "%s,%d,%.2f,%d,%d,%s,%s,%d,%d,%d%n", p.policy(), i + 1,
+          series.append(String.format(Locale.ROOT, "%s,%d,%.2f,%d,%d,%s,%s,%d,%d,%d,%d,%d,%d%n", p.policy(), i + 1,
               p.elapsedSeconds(), p.opsDone(), p.listsInInterval(), Double.isNaN(p.listP99Millis()) ? ""
                   : String.format(Locale.ROOT, "%.3f", p.listP99Millis()), Double.isNaN(p.skipsPerList()) ? ""
                   : String.format(Locale.ROOT, "%.1f", p.skipsPerList()), p.tombstones(), p.sstBytes(),
-              p.compactWriteBytes()));
+              p.compactWriteBytes(), p.l0Files(), p.pendingCompactionBytes(), p.stallMicros()));
         }
       }
     }
@@ -859,6 +860,8 @@ public final class Report {
         + "intervals)", "list p99 ms", RunResult.Sample::listP99Millis);
     ReportCharts.overOps(this, dir.resolve("tombstones.png"), "Tombstones in the keyTable (SST deletions + memtable "
         + "deletes)", "tombstones", p -> p.tombstones());
+    ReportCharts.overOps(this, dir.resolve("level-0-files.png"), "keyTable level-0 files (moving average of 5 "
+        + "intervals)", "level-0 files", p -> p.l0Files() < 0 ? Double.NaN : p.l0Files());
 
     boolean timeline = ExpiryTimeline.any(this);
     if (timeline) {
@@ -867,6 +870,7 @@ public final class Report {
     String md = "# " + title + "\n\n" + settings + "\n\n" + tables()
         + "\n![list latency per policy](list-latency.png)\n\n![skips per list over the run](skips-per-list.png)\n\n"
         + "![list p99 over the run](list-p99.png)\n\n![tombstones](tombstones.png)\n\n"
+        + "![level-0 files over the run](level-0-files.png)\n\n"
         + (timeline ? "![expiry listings over time](expiry-p99.png)\n\n" : "")
         + "Files: `summary.csv` (one row per run), `series.csv` (the time series behind the charts)"
         + (timeline ? ", `expiry-series.csv` (expiry listings per interval)" : "") + ".\n";
