@@ -94,7 +94,7 @@ class TombstoneBenchmarkSmokeTest {
   void writesEveryReportFileWithEveryPolicy() throws Exception {
     assertEquals(0, exitCode, stdout);
     for (String f : List.of("report.md", "summary.csv", "series.csv", "list-latency.png", "skips-per-list.png",
-        "list-p99.png", "tombstones.png", "expiry-series.csv", "expiry-p99.png")) {
+        "list-p99.png", "tombstones.png", "expiry-series.csv", "expiry-p99.png", "level-0-files.png")) {
       assertTrue(Files.size(out.resolve(f)) > 0, f + " missing or empty");
     }
     String md = Files.readString(out.resolve("report.md"));
@@ -114,6 +114,14 @@ class TombstoneBenchmarkSmokeTest {
     assertTrue(md.lines().anyMatch(l -> l.startsWith("| range+hints | ") && (l.endsWith(" s |")
         || l.endsWith("not recovered within the run |"))), "no time to recover for range+hints");
     assertTrue(md.lines().anyMatch(l -> l.startsWith("| ideal | - (no batch in the run) |")), md);
+    // The operators' table: a row beside none for every policy that wrote into the store it listed, none for ideal.
+    assertTrue(md.contains("| policy | create p99 us | delete p99 us | level-0 files max |"), md);
+    assertTrue(md.lines().anyMatch(l -> l.startsWith("| range | ") && l.contains("x none) |")), md);
+    // The floors: targets judged against ideal under load, the ratio to ideal idle beside.
+    assertTrue(md.lines().anyMatch(l -> l.startsWith("- ideal-loaded: after the fact") && l.contains("while the "
+        + "sequence's writes ran at the same time")), md);
+    assertTrue(md.lines().anyMatch(l -> l.contains("range list p99 = ") && l.contains("x ideal-under-load (")
+        && l.contains("x ideal idle)")), md);
     // Every target line of the queue workload is judged (range compacted here) and shows its measured value.
     for (String target : List.of("range list p99 = ", "better than none", "range compaction bytes written = ",
         "x reference", "range create p99 = ", "range delete p99 = ", "range write stalls", "DB seek average")) {
