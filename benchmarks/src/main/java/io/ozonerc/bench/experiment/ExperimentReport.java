@@ -2,7 +2,7 @@ package io.ozonerc.bench.experiment;
 
 import io.ozonerc.bench.experiment.ExperimentRun.OpTotal;
 import io.ozonerc.bench.experiment.ExperimentRun.Point;
-import io.ozonerc.bench.workload.Report;
+import io.ozonerc.bench.workload.ReportCharts;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -380,11 +380,11 @@ public final class ExperimentReport {
           continue;
         }
         double[] xs = pts.stream().mapToDouble(Point::timeS).toArray();
-        double[] ys = Report.movingAverage(pts.stream().mapToDouble(Point::value).toArray(), SMOOTHING);
+        double[] ys = ReportCharts.movingAverage(pts.stream().mapToDouble(Point::value).toArray(), SMOOTHING);
         XYSeries s = c.addSeries(p, xs, ys);
         s.setMarker(SeriesMarkers.NONE);
         // The product is bench-tombstones' range+hints.
-        s.setLineColor(Report.colour(p.equals("product") ? "range+hints" : p));
+        s.setLineColor(ReportCharts.colour(p.equals("product") ? "range+hints" : p));
         any = true;
       }
       if (!any) {

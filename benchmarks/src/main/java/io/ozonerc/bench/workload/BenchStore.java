@@ -392,6 +392,18 @@ final class BenchStore implements AutoCloseable {
     return new TableFacts(deletions, mem, entries, bytes, files);
   }
 
+  static final String L0_FILES = "rocksdb.num-files-at-level0";
+  static final String PENDING_COMPACTION_BYTES = "rocksdb.estimate-pending-compaction-bytes";
+
+  /** An integer property of the keyTable column family (e.g. {@link #L0_FILES}), or -1 when unreadable. */
+  long keyTableLong(String property) {
+    try {
+      return Long.parseLong(db.getProperty(db.getColumnFamily(KEY_TABLE), property).trim());
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
   /** Total size of every live SST file of every column family. */
   long allSstBytes() throws IOException {
     long bytes = 0;

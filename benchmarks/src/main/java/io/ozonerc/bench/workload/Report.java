@@ -1,6 +1,5 @@
 package io.ozonerc.bench.workload;
 
-import java.awt.Color;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -13,14 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import org.HdrHistogram.Histogram;
-import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.Styler;
-import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * Turns the runs of one comparison into text and files: per-policy tables (median over repeats, with the spread
@@ -72,12 +63,6 @@ public final class Report {
    */
   static final int TOMBSTONE_BOUND_SKIPS_PER_ENTRY = 10;
 
-  /** Distinct, colour-blind-safe colours per policy (Okabe-Ito). */
-  private static final Map<String, Color> COLOURS = Map.of(
-      "none", new Color(0xD55E00), "full", new Color(0x0072B2), "reference", new Color(0xE69F00),
-      "range", new Color(0x009E73), "ideal", new Color(0x555555), "off", new Color(0xD55E00),
-      HintsPolicy.HINTS, new Color(0xCC79A7), HintsPolicy.RANGE_HINTS, new Color(0x56B4E9));
-
   private final String title;
   private final String settings;
   private final int listLength;
@@ -95,6 +80,11 @@ public final class Report {
     results.forEach((k, v) -> runs.put(k, List.copyOf(v)));
   }
 
+  /** The policies of this comparison, in the order they were given. */
+  java.util.Set<String> policies() {
+    return runs.keySet();
+  }
+
   /** The available runs of {@code policy} (one per repeat), or null when it was not run or is unavailable. */
   List<RunResult> all(String policy) {
     List<RunResult> r = runs.get(policy);
@@ -105,6 +95,31 @@ public final class Report {
   RunResult get(String policy) {
     List<RunResult> r = all(policy);
     return r == null ? null : r.get(0);
+  }
+
+  /**
+   * The floor the targets are judged against: {@code ideal-loaded} (the end state's lists while the sequence's
+   * writes load the machine) when it ran, else {@code ideal} (the same lists alone).
+   */
+  String floor() {
+    return all(WorkloadRunner.IDEAL_LOADED) != null ? WorkloadRunner.IDEAL_LOADED : "ideal";
+  }
+
+  /** The floor as the target lines name it. */
+  String floorName() {
+    return floor().equals("ideal") ? "ideal" : "ideal-under-load";
+  }
+
+  /** f(policy) / f(floor) as a cell, then f(policy) / f(ideal) when the floor is the loaded one and ideal ran. */
+  String floorCell(String policy, ToDoubleFunction<RunResult> f) {
+    return cell(ratio(policy, floor(), f)) + idleNote(policy, f, "%.3gx", " idle");
+  }
+
+  /** " (Rx ideal idle)" beside a ratio to the loaded floor; empty when the floor is ideal itself or ideal is missing. */
+  String idleNote(String policy, ToDoubleFunction<RunResult> f, String format, String suffix) {
+    Stat idle = floor().equals("ideal") ? null : ratio(policy, "ideal", f);
+    return idle == null ? "" : " (" + idle.format(format) + (format.endsWith("x") ? "" : "x") + " ideal" + suffix
+        + ")";
   }
 
   /** Median and spread of one quantity over repeats. */
@@ -216,7 +231,8 @@ public final class Report {
     StringBuilder s = new StringBuilder("Expiry listings (listings of the expiry bucket from a random key inside it, "
         + "apart from the queue's lists above; skips read around each listing):\n\n"
         + "| policy | expiry lists | expiry list p50 ms | expiry list p99 ms | expiry list mean ms | expiry skips/list "
-        + "| keys expired | expiry batch p99 ms | expiry list p99 / none | expiry list p99 / ideal |\n"
+        + "| keys expired | expiry batch p99 ms | expiry list p99 / none | expiry list p99 / " + floorName()
+        + (floor().equals("ideal") ? "" : " (/ ideal idle)") + " |\n"
         + "|---|---|---|---|---|---|---|---|---|---|\n");
     for (String p : runs.keySet()) {
       List<RunResult> rs = all(p);
@@ -233,7 +249,7 @@ public final class Report {
           .append(" | ").append(rs.get(0).expiry().batch().getTotalCount() == 0 ? "-"
               : stat(p, r -> r.expiry().batch().getValueAtPercentile(99) / 1e6).format("%.2f"))
           .append(" | ").append(cell(ratio(p, "none", Report::expiryP99)))
-          .append(" | ").append(cell(ratio(p, "ideal", Report::expiryP99)))
+          .append(" | ").append(floorCell(p, Report::expiryP99))
           .append(" |\n");
     }
     return s.toString();
@@ -301,6 +317,10 @@ public final class Report {
     if (hasExpiry()) {
       s.append('\n').append(expiryTable());
     }
+    if (ExpiryTimeline.any(this)) {
+      s.append('\n').append(ExpiryTimeline.table(this));
+    }
+    s.append('\n').append(OperatorTable.table(this));
     for (String p : runs.keySet()) {
       List<RunResult> rs = all(p);
       if (rs != null) {
@@ -317,7 +337,8 @@ public final class Report {
     s.append("\nRatios (policy / baseline, paired by repeat; below 1 is better, except compaction bytes which are "
         + "just cost; seek gains are none / policy, the second over all seeks' time: a policy that seeks itself, as "
         + "range's head probes do, adds cheap seeks that pull the average down):\n\n");
-    s.append("| policy | list p99 / none | list p99 / ideal | list mean / none | list mean / ideal "
+    String fl = floorName() + (floor().equals("ideal") ? "" : " (/ ideal idle)");
+    s.append("| policy | list p99 / none | list p99 / " + fl + " | list mean / none | list mean / " + fl + " "
         + "| DB seek avg gain vs none | DB seek time gain vs none | skips/list / none | create p99 / none "
         + "| delete p99 / none | compaction write / full | compaction write / reference |\n"
         + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -325,12 +346,12 @@ public final class Report {
       if (all(p) == null) {
         continue;
       }
-      boolean ideal = p.equals("ideal");
+      boolean ideal = p.startsWith("ideal");
       s.append("| ").append(p)
           .append(" | ").append(cell(ratio(p, "none", Report::p99)))
-          .append(" | ").append(cell(ratio(p, "ideal", Report::p99)))
+          .append(" | ").append(floorCell(p, Report::p99))
           .append(" | ").append(cell(ratio(p, "none", Report::mean)))
-          .append(" | ").append(cell(ratio(p, "ideal", Report::mean)))
+          .append(" | ").append(floorCell(p, Report::mean))
           .append(" | ").append(cell(ratio("none", p, r -> r.seeks().averageMicros())))
           .append(" | ").append(cell(ratio("none", p, Report::seekTime)))
           .append(" | ").append(cell(ratio(p, "none", RunResult::skipsPerList)))
@@ -397,18 +418,20 @@ public final class Report {
     }
     boolean om = writeBufferBytes >= OM_WRITE_BUFFER;
     double idealTarget = om ? TARGET_LIST_P99_VS_IDEAL_128MB : TARGET_LIST_P99_VS_IDEAL;
-    Stat vsIdeal = ratio("range", "ideal", Report::p99);
+    Stat vsIdeal = ratio("range", floor(), Report::p99);
     lines.add(vsIdeal == null ? "- range list p99 vs ideal: n/a (ideal not run)"
-        : mark(vsIdeal, v -> v <= idealTarget, "range list p99 = %sx ideal (target <= %.1fx%s)", "%.2f",
+        : mark(vsIdeal, v -> v <= idealTarget, "range list p99 = %sx " + floorName()
+            + idleNote("range", Report::p99, "%.2f", " idle") + " (target <= %.1fx%s)", "%.2f",
             idealTarget, om ? ", with the OM's 128 MB memtable" : ""));
     Stat gain = ratio("none", "range", Report::p99);
     RunResult none = get("none");
     if (gain != null) {
       boolean bound = none.skipsPerList() > (double) TOMBSTONE_BOUND_SKIPS_PER_ENTRY * listLength;
-      Stat headroom = ratio("none", "ideal", Report::p99);
+      Stat headroom = ratio("none", floor(), Report::p99);
       String text = "range list p99 %sx better than none (target >= %.0fx; none skips "
           + String.format(Locale.ROOT, "%,.0f", none.skipsPerList()) + " internal keys per list"
-          + (headroom == null ? "" : "; the most any policy can gain here is none/ideal = " + headroom.format("%.1f")
+          + (headroom == null ? "" : "; the most any policy can gain here is none/" + floorName() + " = "
+          + headroom.format("%.1f")
           + "x") + ")";
       lines.add(bound ? mark(gain, v -> v >= TARGET_LIST_GAIN_VS_NONE, text, "%.1f", TARGET_LIST_GAIN_VS_NONE)
           : "- n/a (none is not tombstone-bound: below " + TOMBSTONE_BOUND_SKIPS_PER_ENTRY + " skips per listed "
@@ -531,7 +554,7 @@ public final class Report {
       String written = stat(p, r -> r.compactWriteBytes() / 1048576.0).format("%.1f") + " MB written by all "
           + "compactions" + overNone(p);
       String what;
-      if (p.equals("ideal")) {
+      if (p.startsWith("ideal")) {
         what = "after the fact: the sequence's end state (cold data, cold puts, the final live keys"
             + (first.expiry() == null ? "" : String.format(Locale.ROOT, ", the expiry's %,d deletes",
                 first.expiry().deletedKeys()))
@@ -539,7 +562,9 @@ public final class Report {
             + "forced), then the " + String.format(Locale.ROOT, "%,d", first.list().getTotalCount()) + " lists"
             + (first.expiry() == null ? "" : String.format(Locale.ROOT, " and %,d expiry listings",
                 first.expiry().list().getTotalCount()))
-            + " alone; nothing ran during them";
+            + (p.equals("ideal") ? " alone; nothing ran during them" : ", while the sequence's writes ran at the "
+                + "same time with the same threads and pacing against another copy of the starting store (no "
+                + "policy): the floor under the same load as the policies' runs");
       } else if (first.hints() == null && rs.stream().allMatch(r -> r.manualCompactions() == 0
           && r.policyFlushes() == 0 && r.policyTombstonesRemoved() < 0)) {
         what = "nothing: RocksDB's automatic compactions only, " + written;
@@ -630,7 +655,7 @@ public final class Report {
   /** Expiry list p99 of the product, hints, range, none and ideal, in ms, as far as they ran. */
   private String expiryP99Text() {
     List<String> parts = new ArrayList<>();
-    for (String p : List.of(PRODUCT, HintsPolicy.HINTS, "range", "none", "ideal")) {
+    for (String p : List.of(PRODUCT, HintsPolicy.HINTS, "range", "none", "ideal", WorkloadRunner.IDEAL_LOADED)) {
       Stat v = all(p) == null || get(p).expiry() == null ? null : stat(p, r -> expiryP99(r) / 1e6);
       if (v != null) {
         parts.add(p + " " + v.format("%.2f") + " ms");
@@ -683,13 +708,14 @@ public final class Report {
       }
       boolean om = writeBufferBytes >= OM_WRITE_BUFFER;
       double idealTarget = om ? TARGET_PRODUCT_P99_VS_IDEAL_128MB : TARGET_PRODUCT_P99_VS_IDEAL;
-      targets.add(new ProductTarget("list p99 vs ideal", p -> ratio(p, "ideal", Report::p99), v -> v <= idealTarget,
-          "%s list p99 = %sx ideal (target <= " + idealTarget + "x" + (om ? ", with a memtable of 128 MB or more"
-              : "") + ")", "%.2f", "x", "ideal not run"));
-      targets.add(new ProductTarget("gap to ideal closed", p -> paired(p, "none", "ideal", Report::gapClosed),
-          v -> v >= TARGET_PRODUCT_GAP_CLOSED, "%s closes %s of none's list p99 gap to ideal, (none - %1$s) / "
-              + "(none - ideal) (target >= " + TARGET_PRODUCT_GAP_CLOSED + ")", "%.2f", "",
-          "none or ideal not run, or none not above ideal"));
+      String fl = floorName();
+      targets.add(new ProductTarget("list p99 vs ideal", p -> ratio(p, floor(), Report::p99), v -> v <= idealTarget,
+          "%s list p99 = %sx " + fl + idleNote(PRODUCT, Report::p99, "%.2f", " idle") + " (target <= " + idealTarget
+              + "x" + (om ? ", with a memtable of 128 MB or more" : "") + ")", "%.2f", "x", "ideal not run"));
+      targets.add(new ProductTarget("gap to ideal closed", p -> paired(p, "none", floor(), Report::gapClosed),
+          v -> v >= TARGET_PRODUCT_GAP_CLOSED, "%s closes %s of none's list p99 gap to " + fl + ", (none - %1$s) / "
+              + "(none - " + fl + ")" + idleGap(Report::gapClosed) + " (target >= " + TARGET_PRODUCT_GAP_CLOSED + ")",
+          "%.2f", "", "none or ideal not run, or none not above ideal"));
       targets.add(new ProductTarget("manual compaction cost", p -> paired(p, "none", "full", Report::costVsFull),
           v -> v <= TARGET_PRODUCT_COST_VS_FULL, "%s manual compaction cost = %s of full's, (%1$s - none) / "
               + "(full - none) compaction bytes written (target <= " + TARGET_PRODUCT_COST_VS_FULL + ")", "%.3f", "",
@@ -703,8 +729,9 @@ public final class Report {
     }
     if (hasExpiry()) {
       targets.add(new ProductTarget("expiry list p99 gap to ideal closed",
-          p -> paired(p, "none", "ideal", Report::expiryGapClosed), v -> v >= TARGET_PRODUCT_EXPIRY_GAP_CLOSED,
-          "%s closes %s of none's expiry list p99 gap to ideal, (none - %1$s) / (none - ideal) on the expiry "
+          p -> paired(p, "none", floor(), Report::expiryGapClosed), v -> v >= TARGET_PRODUCT_EXPIRY_GAP_CLOSED,
+          "%s closes %s of none's expiry list p99 gap to " + floorName() + ", (none - %1$s) / (none - "
+              + floorName() + ")" + idleGap(Report::expiryGapClosed) + " on the expiry "
               + "bucket's listings (target >= " + TARGET_PRODUCT_EXPIRY_GAP_CLOSED + "; expiry list p99 "
               + expiryP99Text().replace("%", "%%") + ")", "%.2f", "",
           "none or ideal not run, or none's expiry list p99 not above ideal's"));
@@ -752,6 +779,12 @@ public final class Report {
         + (missed.isEmpty() ? "" : "; missed: " + String.join(", ", missed)) + (na > 0 ? "; " + na + " n/a" : "")
         + ")");
     return String.join("\n", lines);
+  }
+
+  /** " (0.93 against ideal idle)" beside a gap closed to the loaded floor; empty when the floor is ideal. */
+  private String idleGap(Paired f) {
+    Stat idle = floor().equals("ideal") ? null : paired(PRODUCT, "none", "ideal", f);
+    return idle == null ? "" : " (" + idle.format("%.2f") + " against ideal idle)";
   }
 
   private String alone(String policy, ProductTarget t) {
@@ -806,144 +839,42 @@ public final class Report {
     Files.writeString(dir.resolve("summary.csv"), csv.toString());
 
     StringBuilder series = new StringBuilder("policy,repeat,elapsed_s,ops_done,lists,list_p99_ms,skips_per_list,"
-        + "tombstones,keytable_sst_bytes,compact_write_bytes\n");
+        + "tombstones,keytable_sst_bytes,compact_write_bytes,l0_files,pending_compaction_bytes,stall_micros\n");
     for (List<RunResult> rs : runs.values()) {
       for (int i = 0; i < rs.size(); i++) {
         for (RunResult.Sample p : rs.get(i).series()) {
-          series.append(String.format(Locale.ROOT, "%s,%d,%.2f,%d,%d,%s,%s,%d,%d,%d%n", p.policy(), i + 1,
+          series.append(String.format(Locale.ROOT, "%s,%d,%.2f,%d,%d,%s,%s,%d,%d,%d,%d,%d,%d%n", p.policy(), i + 1,
               p.elapsedSeconds(), p.opsDone(), p.listsInInterval(), Double.isNaN(p.listP99Millis()) ? ""
                   : String.format(Locale.ROOT, "%.3f", p.listP99Millis()), Double.isNaN(p.skipsPerList()) ? ""
                   : String.format(Locale.ROOT, "%.1f", p.skipsPerList()), p.tombstones(), p.sstBytes(),
-              p.compactWriteBytes()));
+              p.compactWriteBytes(), p.l0Files(), p.pendingCompactionBytes(), p.stallMicros()));
         }
       }
     }
     Files.writeString(dir.resolve("series.csv"), series.toString());
 
-    latencyBars(dir.resolve("list-latency.png"));
-    smallMultiples(dir.resolve("skips-per-list.png"), "Internal keys skipped per list (moving average of 5 "
-        + "intervals)", "skips per list", RunResult.Sample::skipsPerList);
-    smallMultiples(dir.resolve("list-p99.png"), "List p99 per interval, ms (moving average of 5 intervals)",
-        "list p99 ms", RunResult.Sample::listP99Millis);
-    smallMultiples(dir.resolve("tombstones.png"), "Tombstones in the keyTable (SST deletions + memtable deletes)",
-        "tombstones", p -> p.tombstones());
+    ReportCharts.latencyBars(this, dir.resolve("list-latency.png"));
+    ReportCharts.overOps(this, dir.resolve("skips-per-list.png"), "Internal keys skipped per list (moving average of "
+        + "5 intervals)", "skips per list", RunResult.Sample::skipsPerList);
+    ReportCharts.overOps(this, dir.resolve("list-p99.png"), "List p99 per interval, ms (moving average of 5 "
+        + "intervals)", "list p99 ms", RunResult.Sample::listP99Millis);
+    ReportCharts.overOps(this, dir.resolve("tombstones.png"), "Tombstones in the keyTable (SST deletions + memtable "
+        + "deletes)", "tombstones", p -> p.tombstones());
+    ReportCharts.overOps(this, dir.resolve("level-0-files.png"), "keyTable level-0 files (moving average of 5 "
+        + "intervals)", "level-0 files", p -> p.l0Files() < 0 ? Double.NaN : p.l0Files());
 
+    boolean timeline = ExpiryTimeline.any(this);
+    if (timeline) {
+      ExpiryTimeline.write(this, dir);
+    }
     String md = "# " + title + "\n\n" + settings + "\n\n" + tables()
         + "\n![list latency per policy](list-latency.png)\n\n![skips per list over the run](skips-per-list.png)\n\n"
         + "![list p99 over the run](list-p99.png)\n\n![tombstones](tombstones.png)\n\n"
-        + "Files: `summary.csv` (one row per run), `series.csv` (the time series behind the charts).\n";
+        + "![level-0 files over the run](level-0-files.png)\n\n"
+        + (timeline ? "![expiry listings over time](expiry-p99.png)\n\n" : "")
+        + "Files: `summary.csv` (one row per run), `series.csv` (the time series behind the charts)"
+        + (timeline ? ", `expiry-series.csv` (expiry listings per interval)" : "") + ".\n";
     Files.writeString(dir.resolve("report.md"), md);
     out.println("Report: " + dir.resolve("report.md").toAbsolutePath());
-  }
-
-  /** One question: how fast is a list under each policy? Bars of p50, mean and p99 (median over repeats). */
-  private void latencyBars(Path file) throws IOException {
-    CategoryChart chart = new CategoryChartBuilder().width(1000).height(520)
-        .title("List latency per policy (ms, whole run; ideal is the floor)").xAxisTitle("policy")
-        .yAxisTitle("ms").build();
-    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
-    chart.getStyler().setLabelsVisible(true);
-    chart.getStyler().setLabelsFontColorAutomaticEnabled(false);
-    chart.getStyler().setLabelsFontColor(Color.BLACK);
-    chart.getStyler().setDecimalPattern("#,##0.0");
-    chart.getStyler().setSeriesColors(new Color[] {new Color(0x56B4E9), new Color(0x0072B2), new Color(0xD55E00)});
-    List<String> names = new ArrayList<>();
-    List<Double> p50 = new ArrayList<>();
-    List<Double> avg = new ArrayList<>();
-    List<Double> p99 = new ArrayList<>();
-    for (String p : runs.keySet()) {
-      if (all(p) != null) {
-        names.add(p);
-        p50.add(stat(p, r -> r.list().getValueAtPercentile(50) / 1e6).median());
-        avg.add(stat(p, r -> mean(r) / 1e6).median());
-        p99.add(stat(p, r -> p99(r) / 1e6).median());
-      }
-    }
-    if (names.isEmpty()) {
-      names.add("no data");
-      p50.add(0.0);
-      avg.add(0.0);
-      p99.add(0.0);
-    }
-    chart.addSeries("p50", names, p50);
-    chart.addSeries("mean", names, avg);
-    chart.addSeries("p99", names, p99);
-    BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
-  }
-
-  /**
-   * One question over time, one small chart per policy (first run of each), stacked with a shared linear y axis so
-   * heights compare directly; each series lightly smoothed (moving average of 5 sample intervals).
-   */
-  private void smallMultiples(Path file, String chartTitle, String yTitle, ToDoubleFunction<RunResult.Sample> y)
-      throws IOException {
-    Map<String, double[][]> data = new LinkedHashMap<>();
-    double yMax = 0;
-    double xMax = 1;
-    for (String p : runs.keySet()) {
-      RunResult r = get(p);
-      if (r == null) {
-        continue;
-      }
-      List<Double> xs = new ArrayList<>();
-      List<Double> ys = new ArrayList<>();
-      for (RunResult.Sample s : r.series()) {
-        double v = y.applyAsDouble(s);
-        xMax = Math.max(xMax, s.opsDone());
-        if (!Double.isNaN(v)) {
-          xs.add((double) s.opsDone());
-          ys.add(v);
-        }
-      }
-      double[] smooth = movingAverage(ys.stream().mapToDouble(Double::doubleValue).toArray(), 5);
-      for (double v : smooth) {
-        yMax = Math.max(yMax, v);
-      }
-      data.put(p, new double[][] {xs.stream().mapToDouble(Double::doubleValue).toArray(), smooth});
-    }
-    List<XYChart> charts = new ArrayList<>();
-    for (Map.Entry<String, double[][]> e : data.entrySet()) {
-      XYChart c = new XYChartBuilder().width(1000).height(200)
-          .title(charts.isEmpty() ? chartTitle + " - " + e.getKey() : e.getKey())
-          .xAxisTitle("operations done").yAxisTitle(yTitle).build();
-      c.getStyler().setLegendVisible(false);
-      c.getStyler().setYAxisMin(0.0);
-      c.getStyler().setYAxisMax(yMax > 0 ? yMax * 1.05 : 1.0);
-      c.getStyler().setXAxisMin(0.0);
-      c.getStyler().setXAxisMax(xMax);
-      c.getStyler().setXAxisDecimalPattern("#,##0");
-      c.getStyler().setYAxisDecimalPattern(yMax >= 100 ? "#,##0" : "#,##0.0");
-      double[] xs = e.getValue()[0].length == 0 ? new double[] {0} : e.getValue()[0];
-      double[] ys = e.getValue()[1].length == 0 ? new double[] {0} : e.getValue()[1];
-      XYSeries s = c.addSeries(e.getKey(), xs, ys);
-      s.setMarker(SeriesMarkers.NONE);
-      s.setLineColor(colour(e.getKey()));
-      charts.add(c);
-    }
-    if (charts.isEmpty()) {
-      XYChart c = new XYChartBuilder().width(1000).height(200).title(chartTitle + " - no data").build();
-      c.addSeries("no data", new double[] {0}, new double[] {0});
-      charts.add(c);
-    }
-    BitmapEncoder.saveBitmap(charts, charts.size(), 1, file.toString(), BitmapEncoder.BitmapFormat.PNG);
-  }
-
-  /** The chart colour of a policy (the same in every report), black for one without its own. */
-  public static Color colour(String policy) {
-    return COLOURS.getOrDefault(policy, Color.BLACK);
-  }
-
-  /** Trailing moving average over up to {@code window} values. */
-  public static double[] movingAverage(double[] v, int window) {
-    double[] out = new double[v.length];
-    double sum = 0;
-    for (int i = 0; i < v.length; i++) {
-      sum += v[i];
-      if (i >= window) {
-        sum -= v[i - window];
-      }
-      out[i] = sum / Math.min(i + 1, window);
-    }
-    return out;
   }
 }

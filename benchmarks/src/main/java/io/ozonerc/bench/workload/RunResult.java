@@ -66,8 +66,14 @@ record RunResult(
    * latency (nanoseconds). The queue's list columns ({@link #list}, {@link #skipsPerList}) leave the expiry listings
    * out.
    */
-  record Expiry(Histogram list, long skips, long deletedKeys, long batches, Histogram batch) implements Serializable {
-    private static final long serialVersionUID = 1L;
+  record Expiry(Histogram list, long skips, long deletedKeys, long batches, Histogram batch, long[] listStartNanos,
+      long[] listNanos, long lastBatchEndNanos) implements Serializable {
+    private static final long serialVersionUID = 2L;
+
+    /** Without the listings' timeline (no listing times, no batch end). */
+    Expiry(Histogram list, long skips, long deletedKeys, long batches, Histogram batch) {
+      this(list, skips, deletedKeys, batches, batch, new long[0], new long[0], -1);
+    }
 
     double skipsPerList() {
       return list.getTotalCount() == 0 ? 0 : (double) skips / list.getTotalCount();
@@ -135,10 +141,15 @@ record RunResult(
         || policyFlushes > 0;
   }
 
-  /** One point of the time series: the interval that ended {@code elapsedSeconds} after the run started. */
+  /**
+   * One point of the time series: the interval that ended {@code elapsedSeconds} after the run started; the last
+   * three are what the writes met at its end: keyTable level-0 files and RocksDB's estimate of pending compaction
+   * bytes (-1: unreadable), and the write stall time since the run started (microseconds).
+   */
   record Sample(String policy, double elapsedSeconds, long opsDone, long listsInInterval, double listP99Millis,
-      double skipsPerList, long tombstones, long sstBytes, long compactWriteBytes) implements Serializable {
-    private static final long serialVersionUID = 1L;
+      double skipsPerList, long tombstones, long sstBytes, long compactWriteBytes, long l0Files,
+      long pendingCompactionBytes, long stallMicros) implements Serializable {
+    private static final long serialVersionUID = 2L;
   }
 
   /** Whether the store's skip hints made any seek jump (the work of {@code hints}, its share of the product's). */

@@ -40,7 +40,8 @@ import picocli.CommandLine.Spec;
  * every {@code --full-interval}), {@code reference} (the published HDDS-12682 design, {@link ReferenceRangeCompactor}),
  * {@code range} (this project's service, on its own thread as in the OM), {@code hints} (no compaction, lists through
  * the OM patched with HDDS-skip-hints-2.2.0.patch, hints on), {@code range+hints} (the product: {@code range} on that
- * patched OM) and {@code ideal} (what the sequence leaves behind, fully compacted: the floor for a list). The two hint
+ * patched OM), {@code ideal} (what the sequence leaves behind, fully compacted: the floor for a list, listed alone)
+ * and {@code ideal-loaded} (the same floor listed while the sequence's writes load another copy). The two hint
  * policies run in a child JVM each with ozone-om-patched's classes first ({@link ChildRun}); the others run here, on
  * stock Ozone 2.2.0. {@code --repeat N} runs each N times in rotated order.
  *
@@ -49,14 +50,15 @@ import picocli.CommandLine.Spec;
  * Results go to {@code target/bench-tombstones/}: report.md, summary.csv, series.csv and four PNG charts.
  */
 @Command(name = "bench-tombstones", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Compares compaction policies (none, full, reference, range, hints, range+hints, ideal) on a real "
+    description = "Compares compaction policies (none, full, reference, range, hints, range+hints, ideal, "
+        + "ideal-loaded) on a real "
         + "OM metadata store under a create/delete/list churn, by default a hot queue bucket among 1.5e6 cold keys "
         + "and a bulk lifecycle expiry in a 300,000-key cold bucket listed from random keys inside it (about 10 "
         + "minutes on 2 cores). Same seed and operation sequence for every policy.")
 public final class TombstoneBenchmark implements Callable<Integer> {
 
   static final List<String> ALL_POLICIES = List.of("none", "full", "reference", "range", HintsPolicy.HINTS,
-      HintsPolicy.RANGE_HINTS, "ideal");
+      HintsPolicy.RANGE_HINTS, "ideal", WorkloadRunner.IDEAL_LOADED);
 
   /** The policies that run on the patched OM classes, each in a child JVM. */
   static final List<String> HINT_POLICIES = List.of(HintsPolicy.HINTS, HintsPolicy.RANGE_HINTS);
@@ -124,6 +126,11 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       + "from the expiry's start to the end of the run (default: ${DEFAULT-VALUE}).", defaultValue = "1000")
   int expiryLists;
 
+  @Option(names = "--size", paramLabel = "N", description = "Multiply the default store and run by N, a decimal in "
+      + "[1, 1000]: cold keys, expiry-bucket keys, operations, expiry listings and the live-key cap (so the shape stays "
+      + "the same); options given explicitly keep their value; with --scale its steps set the operations (default: 1).")
+  String size;
+
   @Option(names = "--repeat", description = "Runs of every policy, order rotated between repeats; the report shows "
       + "median [min..max] (default: ${DEFAULT-VALUE}).", defaultValue = "1")
   int repeat;
@@ -185,7 +192,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
   int listWindow;
 
   @Option(names = "--policies", split = ",", description = "Policies to compare, in order (default: "
-      + "none,full,reference,range,hints,range+hints,ideal; with --scale: none,range,ideal).")
+      + "none,full,reference,range,hints,range+hints,ideal,ideal-loaded; with --scale: none,range,ideal).")
   List<String> policies;
 
   @Option(names = "--patched-classes", paramLabel = "DIR", defaultValue = "${sys:" + PATCHED_CLASSES_PROPERTY + "}",
@@ -310,6 +317,25 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       "queue", new Preset("sequential", "oldest", "start", 0, 500_000, Weights.DEFAULT, 0),
       "churn", new Preset("hashed", "oldest", "random", 0, 500_000, Weights.DEFAULT, 0));
 
+  /** The counts {@code --size} multiplies: each as given explicitly, or its default times the factor. */
+  record Sized(long ops, long coldKeys, long expiryKeys, int expiryLists, int liveCap) {
+  }
+
+  Sized sized() {
+    SizeFactor f;
+    try {
+      f = SizeFactor.parse(size);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+    Preset p = preset();
+    CommandLine.ParseResult given = spec.commandLine().getParseResult();
+    return new Sized(ops != null ? ops : f.times(p.ops()), coldKeys != null ? coldKeys : f.times(p.coldKeys()),
+        expiryKeys != null ? expiryKeys : f.times(p.expiryKeys()),
+        given.hasMatchedOption("--expiry-lists") ? expiryLists : f.times(expiryLists),
+        given.hasMatchedOption("--live-cap") ? liveCap : f.times(liveCap));
+  }
+
   Preset preset() {
     Preset p = PRESETS.get(workload.trim().toLowerCase(Locale.ROOT));
     if (p == null) {
@@ -321,6 +347,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
 
   private Plan plan(long totalOps, List<String> defaultPolicies) {
     Preset preset = preset();
+    Sized sized = sized();
     try {
       if (childPolicy == null && patchedList != boundedListLoaded()) {
         throw new IllegalArgumentException(patchedList
@@ -332,7 +359,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       if (repeat < 1 || repeat > 100) {
         throw new IllegalArgumentException("--repeat must be in [1, 100], got " + repeat);
       }
-      long cold = coldKeys != null ? coldKeys : preset.coldKeys();
+      long cold = sized.coldKeys();
       WorkloadSpec.DeleteMode dm = enumOf(WorkloadSpec.DeleteMode.class, "--delete-mode",
           deleteMode != null ? deleteMode : preset.deleteMode());
       if (minTombstones < 0) {
@@ -374,13 +401,14 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       if (wb < (64 << 10)) {
         throw new IllegalArgumentException("--write-buffer must be >= 64KB, got " + writeBuffer);
       }
-      WorkloadSpec ws = new WorkloadSpec(totalOps, Weights.parse(weights != null ? weights : preset.weights()), liveCap,
+      WorkloadSpec ws = new WorkloadSpec(totalOps, Weights.parse(weights != null ? weights : preset.weights()),
+          sized.liveCap(),
           dm,
           enumOf(WorkloadSpec.ListMode.class, "--list-mode", listMode != null ? listMode : preset.listMode()),
           listLength, buckets, skew,
           enumOf(WorkloadSpec.KeyNames.class, "--key-names", keyNames != null ? keyNames : preset.keyNames()), seed,
           cold > 0 ? coldBuckets : 0, cold, cold > 0 ? coldWriteShare : 0, new WorkloadSpec.Expiry(
-              expiryKeys != null ? expiryKeys : preset.expiryKeys(), expiryShare, expiryBatch, expiryLists));
+              sized.expiryKeys(), expiryShare, expiryBatch, sized.expiryLists()));
       WorkloadRunner.Options ro = new WorkloadRunner.Options(writeThreads, listThreads,
           Units.duration("--sample-interval", sampleInterval).toMillis(), listWindow);
       if (chosen.contains("range") || chosen.contains(HintsPolicy.RANGE_HINTS)) {
@@ -480,7 +508,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     }
     List<ScaleStep> steps = scaleSteps();
     if (!scale) {
-      Plan p = plan(ops != null ? ops : preset().ops(), ALL_POLICIES);
+      Plan p = plan(sized().ops(), ALL_POLICIES);
       compare(p, out);
       return 0;
     }
@@ -494,13 +522,13 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       stdout.printf(Locale.ROOT, "%n=== scale %,d operations ===%n", steps.get(i).ops());
       done.add(compare(plans.get(i), out.resolve("scale-" + steps.get(i).ops())));
     }
-    String table = scaleTable(steps, done);
+    String table = ScaleSeries.table(steps, done);
     stdout.println();
     stdout.println(table);
     Files.createDirectories(out);
     String first = String.format(Locale.ROOT, "%,d operations", steps.get(0).ops());
     Files.writeString(out.resolve("scale.md"), "# Tombstone benchmark: scale series\n\n"
-        + header(plans.get(0)).replace(first, scaleStepsText(steps)) + "\n\n" + table);
+        + header(plans.get(0)).replace(first, ScaleSeries.stepsText(steps)) + "\n\n" + table);
     return 0;
   }
 
@@ -541,46 +569,6 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     return String.join(", ", known);
   }
 
-  /** What the scale.md header says in place of one comparison's operation count, e.g. "1e5 and 1e7 operations ...". */
-  static String scaleStepsText(List<ScaleStep> steps) {
-    List<String> labels = new ArrayList<>();
-    steps.forEach(s -> labels.add(s.label()));
-    String last = labels.remove(labels.size() - 1);
-    return labels.isEmpty() ? last + " operations (one comparison)"
-        : String.join(", ", labels) + " and " + last + " operations (one comparison each)";
-  }
-
-  /** One row per step run, the published gain next to the step it was published for. */
-  static String scaleTable(List<ScaleStep> steps, List<Report> done) {
-    StringBuilder s = new StringBuilder("| operations | none list p99 ms | range list p99 ms | range gain (p99) "
-        + "| none DB seek avg us | range DB seek avg us | range seek gain | published HDDS-12682 seek gain "
-        + "| skips/list none -> range | range compactions |\n|---|---|---|---|---|---|---|---|---|---|\n");
-    for (int i = 0; i < done.size(); i++) {
-      Report rep = done.get(i);
-      RunResult none = rep.get("none");
-      RunResult range = rep.get("range");
-      if (none == null || range == null) {
-        s.append(String.format(Locale.ROOT, "| %,d | n/a (none or range not available) |||||| %s |||%n",
-            steps.get(i).ops(), steps.get(i).published()));
-        continue;
-      }
-      boolean worked = rep.all("range").stream().allMatch(RunResult::didWork);
-      s.append(String.format(Locale.ROOT, "| %,d | %s | %s | %s | %s | %s | %s | %s | %s -> %s | %s |%n",
-          steps.get(i).ops(),
-          rep.stat("none", r -> Report.p99(r) / 1e6).format("%.2f"),
-          rep.stat("range", r -> Report.p99(r) / 1e6).format("%.2f"),
-          worked ? rep.ratio("none", "range", Report::p99).format("%.1f") + "x" : "NO VERDICT (range idle)",
-          rep.stat("none", r -> r.seeks().averageMicros()).format("%.0f"),
-          rep.stat("range", r -> r.seeks().averageMicros()).format("%.0f"),
-          worked ? rep.ratio("none", "range", r -> r.seeks().averageMicros()).format("%.1f") + "x"
-              : "NO VERDICT (range idle)", steps.get(i).published(),
-          rep.stat("none", RunResult::skipsPerList).format("%,.0f"),
-          rep.stat("range", RunResult::skipsPerList).format("%,.0f"),
-          rep.stat("range", RunResult::manualCompactions).format("%.0f")));
-    }
-    return s.toString();
-  }
-
   private String header(Plan p) {
     Runtime rt = Runtime.getRuntime();
     return String.format(Locale.ROOT,
@@ -593,7 +581,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
         rt.availableProcessors(), rt.maxMemory() >> 20, System.getProperty("os.name"),
         System.getProperty("os.arch"), System.getProperty("java.version"), rocksVersion(),
         patchedList ? "lists through the bounded list iterator patch, skip hints off" : "stock list iterator",
-        workload, p.spec().totalOps(), p.spec().weights(), p.spec().liveCap(), lower(p.spec().deleteMode()),
+        workload + (size == null ? "" : " at --size " + size), p.spec().totalOps(), p.spec().weights(), p.spec().liveCap(), lower(p.spec().deleteMode()),
         lower(p.spec().listMode()), p.spec().listLength(), lower(p.spec().keyNames()), p.spec().buckets(),
         p.spec().skew(), p.spec().seed(), p.runOptions().writeThreads(), p.runOptions().listThreads(),
         coldText(p.spec()), writeBuffer,
@@ -702,10 +690,11 @@ public final class TombstoneBenchmark implements Callable<Integer> {
           results.get(name).add(result);
           continue;
         }
-        try (BenchStore store = template == null
-            ? BenchStore.create(workDir, name, s.storeBuckets(), p.writeBufferBytes())
-            : BenchStore.openCopy(template, workDir, name, s.storeBuckets(), p.writeBufferBytes())) {
-          result = name.equals("ideal") ? runner.runIdeal(store, bar::update)
+        boolean loaded = name.equals(WorkloadRunner.IDEAL_LOADED); // a second store takes the writes
+        try (BenchStore store = store(template, workDir, name, p);
+             BenchStore load = loaded ? store(template, workDir, name + "-load", p) : null) {
+          result = loaded ? runner.runIdealLoaded(store, load, bar::update)
+              : name.equals("ideal") ? runner.runIdeal(store, bar::update)
               : runner.run(store, newPolicy(name, p), bar::update);
         }
         bar.endRun();
@@ -723,6 +712,12 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     stdout.printf(Locale.ROOT, "Wall time: %s%n", ProgressBar.clock((System.nanoTime() - t0) / 1e9));
     reports.add(report);
     return report;
+  }
+
+  private static BenchStore store(Path template, Path workDir, String name, Plan p) throws java.io.IOException {
+    int buckets = p.spec().storeBuckets();
+    return template == null ? BenchStore.create(workDir, name, buckets, p.writeBufferBytes())
+        : BenchStore.openCopy(template, workDir, name, buckets, p.writeBufferBytes());
   }
 
   /** Warm-up operations: {@code --warmup-ops}, or min(50,000, ops/4). */
@@ -788,7 +783,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
    * write the result for the parent.
    */
   private int runChild() throws Exception {
-    Plan p = plan(ops != null ? ops : preset().ops(), ALL_POLICIES);
+    Plan p = plan(sized().ops(), ALL_POLICIES);
     WorkloadSpec s = p.spec();
     Workload w = Workload.generate(s);
     if (!Long.toHexString(w.digest()).equals(childSequence)) {

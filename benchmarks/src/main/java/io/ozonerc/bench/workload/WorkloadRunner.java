@@ -67,7 +67,7 @@ final class WorkloadRunner {
 
   /** Runs the whole sequence on {@code store} under {@code policy}; {@code progress} gets operations done. */
   RunResult run(BenchStore store, Policy policy, LongConsumer progress) throws Exception {
-    return execute(store, policy, false, progress);
+    return execute(store, store, policy, false, progress);
   }
 
   /**
@@ -76,6 +76,25 @@ final class WorkloadRunner {
    * every level into the bottommost) and runs the sequence's lists (same buckets, same start keys) with no writes.
    */
   RunResult runIdeal(BenchStore store, LongConsumer progress) throws Exception {
+    writeEndState(store);
+    return execute(store, store, new Policy.None("ideal"), true, progress);
+  }
+
+  /**
+   * {@code ideal-loaded}: {@code store} gets ideal's fully compacted end state, and the sequence's lists run on it
+   * while the sequence's writes (creates, deletes and the expiry's batches) run at the same time, with the same
+   * threads and the same pacing as in every other run, against {@code load}, another copy of the starting store
+   * under no policy. The lists read the floor; the writes make the CPU and disk as busy as the policies' runs are.
+   */
+  RunResult runIdealLoaded(BenchStore store, BenchStore load, LongConsumer progress) throws Exception {
+    writeEndState(store);
+    return execute(store, load, new Policy.None(IDEAL_LOADED), false, progress);
+  }
+
+  static final String IDEAL_LOADED = "ideal-loaded";
+
+  /** The sequence's end state written into {@code store}, then flushed and fully compacted. */
+  private void writeEndState(BenchStore store) throws Exception {
     // The expiry bucket's end state too: the expired keys deleted before the full compaction.
     for (int i = 0; i < w.size; i++) {
       if (w.kind[i] == Workload.CREATE && w.spec.isCold(w.bucket[i])) {
@@ -100,11 +119,14 @@ final class WorkloadRunner {
           org.apache.hadoop.hdds.utils.db.managed.ManagedCompactRangeOptions.BottommostLevelCompaction.kForce);
       store.db().compactRange(store.db().getColumnFamily(BenchStore.KEY_TABLE), null, null, o);
     }
-    return execute(store, new Policy.None("ideal"), true, progress);
   }
 
-  private RunResult execute(BenchStore store, Policy policy, boolean listsOnly, LongConsumer progress)
-      throws Exception {
+  /**
+   * Replays the sequence: lists on {@code store}, writes on {@code writes} (the same store, except for
+   * ideal-loaded); {@code listsOnly}: no writes at all (ideal).
+   */
+  private RunResult execute(BenchStore store, BenchStore writes, Policy policy, boolean listsOnly,
+      LongConsumer progress) throws Exception {
     final int n = w.size;
     final int[] listPos = new int[w.lists + w.expiryLists]; // the queue's lists and the expiry bucket's
     for (int i = 0, k = 0; i < n; i++) {
@@ -130,9 +152,16 @@ final class WorkloadRunner {
     final Histogram expiryBatch = new Histogram(MAX_NANOS, 3);
     final AtomicLong expirySkips = new AtomicLong();
     final AtomicLong expiredKeys = new AtomicLong();
+    // Each expiry listing's start (nanoseconds after the run's start) and latency, and the last batch's end.
+    final long[] expiryAt = new long[w.expiryLists];
+    final long[] expiryTook = new long[w.expiryLists];
+    final AtomicInteger expirySlot = new AtomicInteger();
+    final AtomicLong lastBatchEnd = new AtomicLong(-1);
+    final long[] runStart = new long[1];
     final int listLength = w.spec.listLength();
 
     Map<String, Long> t0 = store.tickers();
+    final long writeStall0 = writes.tickers().getOrDefault(TICK_STALL, 0L);
     BenchStore.SeekHistogram seek0 = store.seekHistogram();
     List<Thread> threads = new ArrayList<>();
     if (!listsOnly) {
@@ -156,8 +185,9 @@ final class WorkloadRunner {
               if (k == Workload.EXPIRE) {
                 List<String> names = expiryNames(i);
                 long s = System.nanoTime();
-                store.deleteKeys(w.bucket[i], names);
+                writes.deleteKeys(w.bucket[i], names);
                 long took = System.nanoTime() - s;
+                lastBatchEnd.accumulateAndGet(s + took - runStart[0], Math::max);
                 synchronized (expiryBatch) {
                   expiryBatch.recordValue(Math.min(MAX_NANOS, took));
                 }
@@ -168,10 +198,10 @@ final class WorkloadRunner {
               String name = w.spec.name(w.bucket[i], w.key[i]);
               long s = System.nanoTime();
               if (k == Workload.CREATE) {
-                store.putKey(w.bucket[i], name, w.key[i]);
+                writes.putKey(w.bucket[i], name, w.key[i]);
                 createRec.recordValue(Math.min(MAX_NANOS, System.nanoTime() - s));
               } else {
-                store.deleteKey(w.bucket[i], name);
+                writes.deleteKey(w.bucket[i], name);
                 deleteRec.recordValue(Math.min(MAX_NANOS, System.nanoTime() - s));
               }
               opsDone.incrementAndGet();
@@ -206,6 +236,11 @@ final class WorkloadRunner {
               synchronized (expiryList) {
                 expiryList.recordValue(Math.min(MAX_NANOS, took));
               }
+              int slot = expirySlot.getAndIncrement();
+              if (slot < expiryAt.length) {
+                expiryAt[slot] = s - runStart[0];
+                expiryTook[slot] = took;
+              }
             } else {
               String start = w.key[i] < 0 ? null : w.spec.keyName(w.key[i]);
               long s = System.nanoTime();
@@ -230,6 +265,7 @@ final class WorkloadRunner {
     List<RunResult.Sample> series = new ArrayList<>();
     policy.start(store);
     long start = System.nanoTime();
+    runStart[0] = start; // written before the threads start, which makes it visible to them
     for (Thread t : threads) {
       t.setDaemon(true);
       t.start();
@@ -258,10 +294,14 @@ final class WorkloadRunner {
         long skips = tick.getOrDefault(TICK_SKIP, 0L) - expirySkips.get(); // the queue lists' own
         BenchStore.TableFacts facts = store.keyTableFacts();
         long lists = interval.getTotalCount();
+        // What the writes meet (ideal-loaded: the load's store): level-0 files, pending compaction, stalls so far.
+        Map<String, Long> writeTick = writes == store ? tick : writes.tickers();
         series.add(new RunResult.Sample(policy.name(), (System.nanoTime() - start) / 1e9, opsDone.get(), lists,
             lists == 0 ? Double.NaN : interval.getValueAtPercentile(99) / 1e6,
             lists == 0 ? Double.NaN : (double) (skips - lastSkips) / lists,
-            facts.tombstones(), facts.sstBytes(), tick.getOrDefault(TICK_COMPACT_WRITE, 0L)));
+            facts.tombstones(), facts.sstBytes(), tick.getOrDefault(TICK_COMPACT_WRITE, 0L),
+            writes.keyTableLong(BenchStore.L0_FILES), writes.keyTableLong(BenchStore.PENDING_COMPACTION_BYTES),
+            writeTick.getOrDefault(TICK_STALL, 0L) - writeStall0));
         lastSkips = skips;
         nextSample = System.nanoTime() + options.sampleMillis() * 1_000_000L;
       }
@@ -290,8 +330,10 @@ final class WorkloadRunner {
       synchronized (expiryList) {
         synchronized (expiryBatch) {
           // ideal's expiry ran before its lists (its end state was written before the full compaction)
+          int k = Math.min(expirySlot.get(), expiryAt.length);
           expiry = new RunResult.Expiry(expiryList.copy(), expirySkips.get(),
-              listsOnly ? w.expiredKeys : expiredKeys.get(), listsOnly ? 0 : w.expiryBatches, expiryBatch.copy());
+              listsOnly ? w.expiredKeys : expiredKeys.get(), listsOnly ? 0 : w.expiryBatches, expiryBatch.copy(),
+              java.util.Arrays.copyOf(expiryAt, k), java.util.Arrays.copyOf(expiryTook, k), lastBatchEnd.get());
         }
       }
     }

@@ -94,7 +94,7 @@ class TombstoneBenchmarkSmokeTest {
   void writesEveryReportFileWithEveryPolicy() throws Exception {
     assertEquals(0, exitCode, stdout);
     for (String f : List.of("report.md", "summary.csv", "series.csv", "list-latency.png", "skips-per-list.png",
-        "list-p99.png", "tombstones.png")) {
+        "list-p99.png", "tombstones.png", "expiry-series.csv", "expiry-p99.png", "level-0-files.png")) {
       assertTrue(Files.size(out.resolve(f)) > 0, f + " missing or empty");
     }
     String md = Files.readString(out.resolve("report.md"));
@@ -109,6 +109,19 @@ class TombstoneBenchmarkSmokeTest {
       assertTrue(md.contains(column), "report.md has no column '" + column + "'");
     }
     assertTrue(md.contains("Cold data: 20,000 keys"), "cold data not described");
+    // The expiry's timeline: every policy that ran the expiry has a last batch time and a time to recover (or not).
+    assertTrue(md.contains("| policy | last expiry batch ended at s | intervals after it |"), md);
+    assertTrue(md.lines().anyMatch(l -> l.startsWith("| range+hints | ") && (l.endsWith(" s |")
+        || l.endsWith("not recovered within the run |"))), "no time to recover for range+hints");
+    assertTrue(md.lines().anyMatch(l -> l.startsWith("| ideal | - (no batch in the run) |")), md);
+    // The operators' table: a row beside none for every policy that wrote into the store it listed, none for ideal.
+    assertTrue(md.contains("| policy | create p99 us | delete p99 us | level-0 files max |"), md);
+    assertTrue(md.lines().anyMatch(l -> l.startsWith("| range | ") && l.contains("x none) |")), md);
+    // The floors: targets judged against ideal under load, the ratio to ideal idle beside.
+    assertTrue(md.lines().anyMatch(l -> l.startsWith("- ideal-loaded: after the fact") && l.contains("while the "
+        + "sequence's writes ran at the same time")), md);
+    assertTrue(md.lines().anyMatch(l -> l.contains("range list p99 = ") && l.contains("x ideal-under-load (")
+        && l.contains("x ideal idle)")), md);
     // Every target line of the queue workload is judged (range compacted here) and shows its measured value.
     for (String target : List.of("range list p99 = ", "better than none", "range compaction bytes written = ",
         "x reference", "range create p99 = ", "range delete p99 = ", "range write stalls", "DB seek average")) {
@@ -386,9 +399,9 @@ class TombstoneBenchmarkSmokeTest {
     List<TombstoneBenchmark.ScaleStep> steps = bench.scaleSteps();
     assertEquals(List.of(1_000_000L, 10_000_000L), steps.stream().map(TombstoneBenchmark.ScaleStep::ops).toList());
     assertEquals(List.of("27x", "158x"), steps.stream().map(TombstoneBenchmark.ScaleStep::published).toList());
-    assertEquals("1e6 and 1e7 operations (one comparison each)", TombstoneBenchmark.scaleStepsText(steps));
+    assertEquals("1e6 and 1e7 operations (one comparison each)", ScaleSeries.stepsText(steps));
     // A step whose comparison yielded no none/range pair still prints its own published gain, not the first one's.
-    String table = TombstoneBenchmark.scaleTable(steps.subList(0, 1),
+    String table = ScaleSeries.table(steps.subList(0, 1),
         List.of(new Report("t", "s", 1000, Report.Targets.QUEUE, 4 << 20, Map.of())));
     assertTrue(table.contains("| 1,000,000 | n/a (none or range not available) |||||| 27x |||"), table);
 
@@ -396,9 +409,9 @@ class TombstoneBenchmarkSmokeTest {
     new CommandLine(all).parseArgs("--scale");
     assertEquals(TombstoneBenchmark.SCALE_STEPS, all.scaleSteps());
     assertEquals("1e5, 1e6 and 1e7 operations (one comparison each)",
-        TombstoneBenchmark.scaleStepsText(all.scaleSteps()));
+        ScaleSeries.stepsText(all.scaleSteps()));
     TombstoneBenchmark one = new TombstoneBenchmark();
     new CommandLine(one).parseArgs("--scale", "--scale-ops=100000");
-    assertEquals("1e5 operations (one comparison)", TombstoneBenchmark.scaleStepsText(one.scaleSteps()));
+    assertEquals("1e5 operations (one comparison)", ScaleSeries.stepsText(one.scaleSteps()));
   }
 }
