@@ -62,7 +62,7 @@ class SkipHintRacesTest {
   })
   void removingASafetyStepFailsItsScenario(String step, String from, String to, String scenario) throws Exception {
     SkipHintsMutant mutant = SkipHintsMutant.compile(step, from, to);
-    List<String> lines = mutant.jvm().run(SkipHintRaces.class, mutant.work(), 300);
+    List<String> lines = mutant.jvm().run(SkipHintRaces.class, mutant.work(), 300, scenario);
     List<String> failed = new ArrayList<>();
     for (String line : lines) {
       if (line.startsWith("FAIL ")) {
