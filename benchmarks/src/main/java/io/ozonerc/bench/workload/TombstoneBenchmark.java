@@ -90,7 +90,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       defaultValue = "hot-queue")
   String workload;
 
-  // hot-queue default: 300,000 operations after a 1,500,000-key cold load; five policies in about 10 minutes here.
+  // hot-queue default: 300,000 operations after a 1,500,000-key cold load; eight policies in about 13 minutes here.
   @Option(names = "--ops", description = "Total operations, 1e5..1e7 typical (default: 300000 for hot-queue, "
       + "250000 for random-churn, 500000 for queue and churn).")
   Long ops;
@@ -644,7 +644,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     int runs = p.policies().size() * repeat;
     long childRuns = p.policies().stream().filter(HINT_POLICIES::contains).count() * repeat;
     stdout.printf(Locale.ROOT, "Runs ahead: %s%s%d policy run(s) (%d x %d repeat(s))%s; the progress line on stderr "
-            + "shows an ETA. The default (hot-queue, 300,000 ops, 1.5e6 cold keys) takes about 10 minutes on 2 "
+            + "shows an ETA. The default (hot-queue, 300,000 ops, 1.5e6 cold keys) takes about 13 minutes on 2 "
             + "cores.%n", s.hasTemplate() ? "cold load, " : "", warm > 0 ? "warm-up, " : "", runs,
         p.policies().size(), repeat, childRuns == 0 ? "" : ", " + childRuns + " of them in a child JVM on the "
             + "patched classes (each with its own warm-up)");
