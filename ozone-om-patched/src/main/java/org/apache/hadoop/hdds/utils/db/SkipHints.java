@@ -674,10 +674,13 @@ public final class SkipHints {
         }
         return;
       }
-      final long began = System.nanoTime();
+      if (key == null || !start.learnable) {
+        i.next();
+        return;
+      }
+      final long began = System.nanoTime(); // timed only when the step may teach a span
       i.next();
-      final long took = System.nanoTime() - began;
-      if (key != null && start.learnable && took >= hints.learnThresholdNanos()) {
+      if (System.nanoTime() - began >= hints.learnThresholdNanos()) {
         learnFrom(Arrays.copyOf(key, key.length + 1));
       }
     }

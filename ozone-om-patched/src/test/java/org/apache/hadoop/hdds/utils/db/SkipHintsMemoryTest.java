@@ -24,14 +24,8 @@ class SkipHintsMemoryTest {
   /** Measured in a fresh JVM, so no other test's threads or garbage move the heap between the two readings. */
   @Test
   void oneHintPerBucketFor100000Buckets() throws Exception {
-    List<String> out = OmJvm.patched().run(SkipHintsMemoryTest.class, Path.of("target/om-jvm/skip-hint-memory"), 120);
-    assertEquals(1, out.size(), out.toString());
-    String[] f = out.get(0).split(" ");
-    assertEquals(String.valueOf(BUCKETS), f[0], "hints held");
-    double bytesPerHint = Double.parseDouble(f[1]) / BUCKETS;
-    System.out.printf("skip hints: %,d hints hold %.1f MB, %.0f bytes per hint%n", BUCKETS,
-        Double.parseDouble(f[1]) / 1e6, bytesPerHint);
-    // docs/skip-hints.md computes about 170 bytes per hint; the measurement must be near it, not a multiple.
+    double bytesPerHint = measured("prefix-start spans", "", BUCKETS) / BUCKETS;
+    // docs/skip-hints.md gives about 280 bytes per span; the measurement must be near it, not a multiple.
     assertTrue(bytesPerHint > 100 && bytesPerHint < 400, bytesPerHint + " bytes per hint");
   }
 
@@ -41,14 +35,7 @@ class SkipHintsMemoryTest {
    */
   @Test
   void stepSpansAtTheDefaultBound() throws Exception {
-    List<String> out = OmJvm.patched().run(SkipHintsMemoryTest.class, Path.of("target/om-jvm/skip-hint-memory"), 120,
-        "steps");
-    assertEquals(1, out.size(), out.toString());
-    String[] f = out.get(0).split(" ");
-    assertEquals(String.valueOf(SkipHints.MAX_ENTRIES_DEFAULT), f[0], "spans held");
-    double mb = Double.parseDouble(f[1]) / 1e6;
-    System.out.printf("skip hints: %,d step spans hold %.1f MB, %.0f bytes each%n", SkipHints.MAX_ENTRIES_DEFAULT,
-        mb, Double.parseDouble(f[1]) / SkipHints.MAX_ENTRIES_DEFAULT);
+    double mb = measured("step spans", "steps", SkipHints.MAX_ENTRIES_DEFAULT) / 1e6;
     assertTrue(mb > 10 && mb < 80, mb + " MB");
   }
 
@@ -58,16 +45,25 @@ class SkipHintsMemoryTest {
    */
   @Test
   void pendingRecordsAtTheirBound() throws Exception {
-    List<String> out = OmJvm.patched().run(SkipHintsMemoryTest.class, Path.of("target/om-jvm/skip-hint-memory"), 120,
-        "pending");
-    assertEquals(1, out.size(), out.toString());
-    String[] f = out.get(0).split(" ");
-    assertEquals(String.valueOf(SkipHints.MAX_CACHED), f[0], "puts pending");
-    double mb = Double.parseDouble(f[1]) / 1e6;
-    System.out.printf("skip hints: %,d pending puts hold %.1f MB, %.0f bytes each%n", SkipHints.MAX_CACHED, mb,
-        Double.parseDouble(f[1]) / SkipHints.MAX_CACHED);
+    double mb = measured("pending puts", "pending", SkipHints.MAX_CACHED) / 1e6;
     // SkipHints.MAX_CACHED's comment and docs/skip-hints.md give about 34 MB: the measurement must be near it.
     assertTrue(mb > 15 && mb < 80, mb + " MB");
+  }
+
+  /**
+   * Runs {@link #main} in mode {@code mode} in a fresh JVM, checks it held {@code expected} entries, prints and
+   * returns the heap they hold in bytes.
+   */
+  private static double measured(String what, String mode, long expected) throws Exception {
+    List<String> out = OmJvm.patched().run(SkipHintsMemoryTest.class, Path.of("target/om-jvm/skip-hint-memory"), 120,
+        mode.isEmpty() ? new String[0] : new String[] {mode});
+    assertEquals(1, out.size(), out.toString());
+    String[] f = out.get(0).split(" ");
+    assertEquals(String.valueOf(expected), f[0], what + " held");
+    double bytes = Double.parseDouble(f[1]);
+    System.out.printf("skip hints: %,d %s hold %.1f MB, %.0f bytes each%n", expected, what, bytes / 1e6,
+        bytes / expected);
+    return bytes;
   }
 
   /**
