@@ -23,16 +23,18 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@code dev-support/omkeybench-experiment}: bad arguments stop it with exit code 2 before anything starts, and one
- * tiny real run (the queue variant, the range policy, 12 s of omkeybench on a fresh local cluster with real SCM and
- * OM processes) produces the run directory and the report. A second tiny run puts the product (the patched OM) against
- * off on the busy variant (the queue plus a concurrent load over 50 other buckets) and checks that each OM ran the
- * classes it was meant to, as its /prom showed, and that the report judges the product from the measured numbers.
+ * small real run puts the product (the patched OM) against off on the busy variant (the queue plus a concurrent load
+ * over 50 other buckets, 10 s of omkeybench each on a fresh local cluster with real SCM and OM processes). It checks
+ * what every run directory holds (counts, intervals, scrapes, the OM's counters, the log kept, the database and the
+ * processes gone), that each OM ran the classes it was meant to, as its /prom showed, that the product's range
+ * service ran with the product's defaults, and that the report judges the product from the measured numbers.
  *
- * <p>The tiny run takes about 50 s on two shared cores (cluster start ~25 s with C1-only JVMs, omkeybench ~20 s
- * with its own start-up, stop ~5 s), the busy one (two runs) about twice that; {@code -Dlocal.cluster.it=false} skips
- * both. They hand the script this test's classpath for both the cluster and the report builder, as
- * {@code LocalClusterScriptTest} does for local-cluster, and the busy one ../ozone-om-patched/target/classes (the
- * {@code bench.test.patched.classes} property) as the patched OM.
+ * <p>The real run takes about 100 s on two shared cores (per policy: cluster start ~25 s with C1-only JVMs,
+ * omkeybench ~20 s with its own start-up, stop ~5 s); {@code -Dlocal.cluster.it=false} skips it. The range and full
+ * policies differ from the product only in the configuration line the script writes for the OM, so no real run of
+ * their own is paid for here. The test hands the script its classpath for both the
+ * cluster and the report builder, as {@code LocalClusterScriptTest} does for local-cluster, and
+ * ../ozone-om-patched/target/classes (the {@code bench.test.patched.classes} property) as the patched OM.
  */
 class ExperimentScriptTest {
 
@@ -111,54 +113,6 @@ class ExperimentScriptTest {
     }
   }
 
-  @Test
-  @DisabledIfSystemProperty(named = "local.cluster.it", matches = "false",
-      disabledReason = "-Dlocal.cluster.it=false: real SCM and OM processes not started")
-  void tinyRunWritesTheRunAndTheReport() throws Exception {
-    Path out = ROOT.resolve("benchmarks/target/omkeybench-experiment-it/run-" + System.currentTimeMillis());
-    String cp = System.getProperty("java.class.path");
-    Map<String, String> env = Map.of("LOCAL_CLUSTER_CLASSPATH", cp, "EXPERIMENT_REPORT_CLASSPATH", cp,
-        // C1 only: these JVMs live a minute; start-up time matters, peak speed does not.
-        "LOCAL_CLUSTER_JAVA_OPTS", "-XX:TieredStopAtLevel=1");
-    Result r = script(out, env, 240, "--policies", "range", "--variants", "queue", "--duration", "12s",
-        "--threads", "2", "--report-interval", "2s", "--scrape-interval", "2s",
-        "--port-base", Integer.toString(freePortBlock()));
-    assertEquals(0, r.exit(), r.output());
-
-    Path run = out.resolve("runs/queue-range");
-    ExperimentRun parsed = ExperimentRun.read(run);
-    assertTrue(parsed.ok(), parsed.problem());
-    for (String op : ExperimentReport.OPS) {
-      assertTrue(parsed.total(op) != null && parsed.total(op).count() > 0, op + " counted: " + parsed.totals());
-    }
-    assertTrue(parsed.intervals().size() >= 3, "interval rows: " + parsed.intervals().size());
-    // The script scrapes before, during and after the run (2 s apart around 12+ s of omkeybench).
-    assertTrue(parsed.scrapes().size() >= 4, "scrapes: " + parsed.scrapes().size());
-    assertTrue(parsed.last(ExperimentRun.SEEKS) > 0, "scraped seek counter");
-    assertFalse(Double.isNaN(parsed.seekAverageMicros()), "scraped seek average");
-    assertTrue(parsed.delta(ExperimentRun.ITER_SKIPS) >= 0, "scraped iterator skips");
-    assertFalse(Double.isNaN(parsed.last(ExperimentRun.ROUNDS_RUN)), "range_compaction_* scraped");
-    // The product defaults, not local-cluster's demo values, are what the range policy ran with.
-    assertTrue(parsed.property("cluster_conf").contains("ozone.om.range.compaction.min.tombstones=10000"),
-        parsed.property("cluster_conf"));
-    assertTrue(Files.exists(run.resolve("cluster/logs/om.log")), "OM log kept");
-    assertFalse(Files.exists(run.resolve("cluster/data")), "OM database removed");
-    try (Stream<Path> pids = Files.list(run.resolve("cluster/pids"))) {
-      for (Path p : pids.toList()) {
-        Optional<ProcessHandle> h = ProcessHandle.of(Long.parseLong(Files.readString(p).trim()));
-        assertFalse(h.isPresent() && h.get().isAlive(), "cluster process still alive: " + p);
-      }
-    }
-
-    String md = Files.readString(out.resolve("report.md"));
-    assertTrue(md.contains("| queue | range |"), md);
-    assertTrue(md.contains("NO VERDICT queue: CREATE p99 range/off - off not run or failed"), md);
-    for (String png : List.of("latency-queue.png", "seek-queue.png", "skips-queue.png")) {
-      assertTrue(Files.size(out.resolve(png)) > 1000, png);
-    }
-    assertEquals(2, Files.readAllLines(out.resolve("summary.csv")).size());
-  }
-
   /**
    * busy, off against product: the product's OM ran the patched classes (OmSkipHints sampled in its prom.tsv, the
    * range service's metrics too, local-cluster saw them at start) and off's the stock ones; the concurrent load
@@ -201,7 +155,11 @@ class ExperimentScriptTest {
       assertTrue(run.loadTotal("CREATE") != null && run.loadTotal("CREATE").count() > 0, "load in " + dir);
       assertTrue(Files.readString(dir.resolve("load.out")).contains("spread-00..spread-49 (50 buckets)"),
           "load over 50 buckets in " + dir);
+      assertRunDirectory(run, dir);
     }
+    // The product's range service ran with the product defaults, not local-cluster's demo values.
+    assertTrue(product.property("cluster_conf").contains("ozone.om.range.compaction.min.tombstones=10000"),
+        product.property("cluster_conf"));
 
     String md = Files.readString(out.resolve("report.md"));
     assertTrue(md.contains("| OM classes (as its /prom showed) |"), md);
@@ -211,12 +169,40 @@ class ExperimentScriptTest {
     assertVerdict(md, "busy: CREATE p99 product/off - ", false, 1.10);
     assertVerdict(md, "busy: DELETE p99 product/off - ", false, 1.10);
     assertTrue(md.contains("NO VERDICT busy: LIST p99 off/range - range not run or failed"), md);
+    for (String png : List.of("latency-busy.png", "seek-busy.png", "skips-busy.png")) {
+      assertTrue(Files.size(out.resolve(png)) > 1000, png);
+    }
     List<String> summary = Files.readAllLines(out.resolve("summary.csv"));
     assertEquals(3, summary.size(), String.join("\n", summary));
     assertTrue(summary.stream().anyMatch(l -> l.startsWith("busy,product,ok,") && l.contains(",patched,")),
         String.join("\n", summary));
     assertTrue(summary.stream().anyMatch(l -> l.startsWith("busy,off,ok,") && l.contains(",stock,")),
         String.join("\n", summary));
+  }
+
+  /**
+   * What every run directory holds: each operation counted, interval rows, scrapes before, during and after the run
+   * (2 s apart around 10+ s of omkeybench), the OM's seek, skip and range-compaction counters, the OM log kept, its
+   * database removed, and no cluster process left alive.
+   */
+  private static void assertRunDirectory(ExperimentRun run, Path dir) throws IOException {
+    assertTrue(run.ok(), run.problem());
+    for (String op : ExperimentReport.OPS) {
+      assertTrue(run.total(op) != null && run.total(op).count() > 0, op + " counted in " + dir + ": " + run.totals());
+    }
+    assertTrue(run.intervals().size() >= 3, "interval rows in " + dir + ": " + run.intervals().size());
+    assertTrue(run.scrapes().size() >= 4, "scrapes in " + dir + ": " + run.scrapes().size());
+    assertTrue(run.last(ExperimentRun.SEEKS) > 0, "scraped seek counter in " + dir);
+    assertFalse(Double.isNaN(run.seekAverageMicros()), "scraped seek average in " + dir);
+    assertTrue(run.delta(ExperimentRun.ITER_SKIPS) >= 0, "scraped iterator skips in " + dir);
+    assertTrue(Files.exists(dir.resolve("cluster/logs/om.log")), "OM log kept in " + dir);
+    assertFalse(Files.exists(dir.resolve("cluster/data")), "OM database removed in " + dir);
+    try (Stream<Path> pids = Files.list(dir.resolve("cluster/pids"))) {
+      for (Path p : pids.toList()) {
+        Optional<ProcessHandle> h = ProcessHandle.of(Long.parseLong(Files.readString(p).trim()));
+        assertFalse(h.isPresent() && h.get().isAlive(), "cluster process still alive: " + p);
+      }
+    }
   }
 
   /** The report's line for {@code target}: MET exactly when its printed ratio meets the bound. */
@@ -227,10 +213,6 @@ class ExperimentScriptTest {
     double ratio = Double.parseDouble(m.group(2));
     boolean met = atLeast ? ratio >= bound : ratio <= bound;
     assertEquals(met ? "MET" : "MISSED", m.group(1), target + m.group(2));
-  }
-
-  private static int freePortBlock() throws IOException {
-    return freePortBlock(1);
   }
 
   /** 20 consecutive ports per run free on loopback now (other clusters may run on this machine). */
