@@ -43,12 +43,15 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 /**
  * {@code dev-support/local-cluster} end to end: real SCM and OM processes (the OM through RangeCompactionOmStarter),
  * a real client over RPC, the service's effect read from the OM's own {@code /prom}, the script's clients
- * ({@code sh}, {@code freon}, {@code admin}), a stop that leaves no process behind, and a start the OM refuses that
- * stops SCM again; {@code clean}'s target/ rule without a cluster.
+ * ({@code sh}, {@code freon}, {@code admin}), the Grafana dashboard and alert rules against a real Prometheus
+ * scraping that OM ({@link DashboardOnCluster}), a stop that leaves no process behind, and a start the OM refuses that
+ * stops SCM again; {@code clean}'s target/ rule without a cluster. One cluster serves all of it: a start is the
+ * costliest step.
  *
- * <p>Part of the default test run: about 60 s on two shared cores (one run: start 24 s with C1-only JVMs, workload
- * 11 s, clients 13 s, stop 7 s, failed start 6 s). {@code -Dlocal.cluster.it=false} skips it, reported as skipped
- * with the reason. Needs bash, curl and setsid (Debian 12 has them); binds a random block of 20 loopback ports.
+ * <p>Part of the default test run: about 75 s on two shared cores (start 24 s with C1-only JVMs, workload 15 s,
+ * clients 13 s, Prometheus and the dashboard ~15 s, stop 7 s, failed start 6 s). {@code -Dlocal.cluster.it=false}
+ * skips it, reported as skipped with the reason. Needs bash, curl and setsid (Debian 12 has them) and Prometheus
+ * ({@link TestTools}); binds two random blocks of 20 loopback ports.
  *
  * <p>How the tombstones reach SST files: RocksDB only reports flushed data, and a separate OM process cannot be
  * told to flush. Creating an Ozone snapshot can: the OM checkpoints its RocksDB, and a checkpoint flushes every
@@ -62,6 +65,12 @@ class LocalClusterScriptTest {
   private static final int PORTS = 20;           // the script's port block: LOCAL_CLUSTER_PORT_BASE .. +19
   private static final int KEYS = 600;
   private static final int DELETED = 570;         // the lowest 95%, a contiguous run
+  /**
+   * Keys left alone in a second bucket: the dashboard's worst-ratio panel shows a table only while its live SST files
+   * hold at least 16 KiB, and {@value #KEYS} keys less {@value #DELETED} are far below that once compacted (600 such
+   * keys flush to about 22 KB). These keep keyTable above it.
+   */
+  private static final int KEPT = 1000;
   private static final int FREON_KEYS = 200;
   private static final int FREON_LEFT = 20;
   private static final int TIMED_OUT = -1;        // run()'s exit code for a script killed after its timeout
@@ -70,6 +79,7 @@ class LocalClusterScriptTest {
   @Test
   void startCompactStop() throws Exception {
     Path root = RepoPaths.root();
+    TestTools.ensureInstalled(root);
     Path work = root.resolve("ozone-om-compaction/target/local-cluster-it/run-" + System.currentTimeMillis());
     Map<String, String> env = new HashMap<>();
     env.put("LOCAL_CLUSTER_DIR", work.toString());
@@ -77,9 +87,11 @@ class LocalClusterScriptTest {
     env.put("LOCAL_CLUSTER_CLASSPATH", System.getProperty("java.class.path"));
     // C1 only: these JVMs live a minute; start-up time matters, peak speed does not.
     env.put("LOCAL_CLUSTER_JAVA_OPTS", "-XX:TieredStopAtLevel=1");
-    env.put("LOCAL_CLUSTER_CONF", "ozone.om.range.compaction.interval=1s");
+    // Statistics ALL: the dashboard's seek and skip panels read RocksDB tickers.
+    env.put("LOCAL_CLUSTER_CONF", "ozone.metastore.rocksdb.statistics=ALL ozone.om.range.compaction.interval=1s");
 
     boolean passed = false;
+    DashboardOnCluster dashboard = null;
     // If this JVM is killed mid-test (surefire timeout, Ctrl-C), the daemons must still go.
     Thread reaper = new Thread(() -> {
       try {
@@ -98,6 +110,8 @@ class LocalClusterScriptTest {
       URI prom = URI.create(m.group(1));
       Map<String, String> ports = clusterEnv(work);
       assertTrue(script(root, work, env, 30, "status").contains("om  running"));
+      // Beside the working directory, not in it: `clean` deletes that.
+      dashboard = new DashboardOnCluster(root, work.resolveSibling(work.getFileName() + ".prometheus"), ports);
 
       long t1 = System.nanoTime();
       runWorkload("127.0.0.1:" + ports.get("OM_RPC_PORT"));
@@ -113,6 +127,13 @@ class LocalClusterScriptTest {
       long waitMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t2);
       long compacted = promValue(metrics, "range_compaction_ranges_compacted");
       assertTrue(compacted > 0, metrics);
+
+      long td = System.nanoTime();
+      dashboard.awaitKeyTableCompacted(DELETED);
+      listKeys("127.0.0.1:" + ports.get("OM_RPC_PORT"), 5);
+      dashboard.checkEveryQueryAlertAndPanel();
+      dashboard.close();
+      long dashboardMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - td);
 
       List<Long> pids = pids(work);
       assertEquals(2, pids.size(), "scm and om pid files");
@@ -136,11 +157,14 @@ class LocalClusterScriptTest {
       checkFailedStart(root, work, env);
       long failedStartMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t4);
       System.out.printf("local-cluster timings: start %d ms, workload %d ms, sh+freon+admin %d ms, until compacted "
-          + "%d ms, stop %d ms, failed start %d ms%n%s%n", startMs, workloadMs, clientMs, waitMs, stopMs,
-          failedStartMs, metrics);
+          + "%d ms, dashboard %d ms, stop %d ms, failed start %d ms%n%s%n", startMs, workloadMs, clientMs, waitMs,
+          dashboardMs, stopMs, failedStartMs, metrics);
       passed = true;
     } finally {
       // Never leave processes behind; keep the working directory (logs) when something failed.
+      if (dashboard != null) {
+        dashboard.close();
+      }
       script(root, work, env, 150, "stop", true);
       Runtime.getRuntime().removeShutdownHook(reaper);
       if (passed) {
@@ -152,8 +176,9 @@ class LocalClusterScriptTest {
   }
 
   /**
-   * Volume, OBS bucket, {@value #KEYS} zero-size keys, snapshot (flush), delete the lowest {@value #DELETED},
-   * snapshot (flush); listKeys must then return exactly the live keys.
+   * Volume, OBS bucket, {@value #KEYS} zero-size keys (and {@value #KEPT} in a bucket of their own that stay),
+   * snapshot (flush), delete the lowest {@value #DELETED}, snapshot (flush); listKeys must then return exactly the live
+   * keys.
    */
   private static void runWorkload(String omAddress) throws Exception {
     OzoneConfiguration conf = new OzoneConfiguration();
@@ -163,15 +188,18 @@ class LocalClusterScriptTest {
       store.createVolume("vol1");
       OzoneVolume volume = store.getVolume("vol1");
       volume.createBucket("obs", BucketArgs.newBuilder().setBucketLayout(BucketLayout.OBJECT_STORE).build());
+      volume.createBucket("kept", BucketArgs.newBuilder().setBucketLayout(BucketLayout.OBJECT_STORE).build());
       OzoneBucket bucket = volume.getBucket("obs");
+      OzoneBucket kept = volume.getBucket("kept");
 
       ExecutorService pool = Executors.newFixedThreadPool(4);
       try {
         List<Future<?>> writes = new ArrayList<>();
-        for (int i = 0; i < KEYS; i++) {
-          String key = key(i);
+        for (int i = 0; i < KEPT + KEYS; i++) {
+          OzoneBucket target = i < KEPT ? kept : bucket;
+          String key = key(i < KEPT ? i : i - KEPT);
           writes.add(pool.submit(() -> {
-            bucket.createKey(key, 0).close();
+            target.createKey(key, 0).close();
             return null;
           }));
         }
@@ -200,6 +228,22 @@ class LocalClusterScriptTest {
         listed.add(it.next().getName());
       }
       assertEquals(expected, listed, "listKeys after the deletes");
+    }
+  }
+
+  /** Lists the workload's bucket {@code times} times: seeks across its compacted dead keys, for the dashboard. */
+  private static void listKeys(String omAddress, int times) throws Exception {
+    OzoneConfiguration conf = new OzoneConfiguration();
+    conf.set("ozone.om.address", omAddress);
+    try (OzoneClient client = OzoneClientFactory.getRpcClient(conf)) {
+      OzoneBucket bucket = client.getObjectStore().getVolume("vol1").getBucket("obs");
+      for (int i = 0; i < times; i++) {
+        int n = 0;
+        for (Iterator<? extends OzoneKey> it = bucket.listKeys(""); it.hasNext(); it.next()) {
+          n++;
+        }
+        assertEquals(KEYS - DELETED, n, "keys listed");
+      }
     }
   }
 
