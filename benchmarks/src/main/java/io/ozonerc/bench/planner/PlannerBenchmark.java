@@ -14,12 +14,16 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Time per plan of {@link RangePlanner#plan} on synthetic facts of a large OM ({@link SyntheticLsm}): 1e3 and 1e4
@@ -49,8 +53,12 @@ import java.util.Map;
  * plan, and what the service keeps of it ({@link CompactionPlan#withoutBelowThreshold}); with {@code --baseline}
  * the baseline's too.
  *
- * <p>Run: {@code dev-support/bench-planner [--baseline REF] [--cold JVMS] [--heap] [repeats]}. Target: a plan of
- * 1e4 files x 1e5 buckets within 100 ms, cold and warm each; at most 32 MB of heap kept between rounds.
+ * <p>With {@code --service-cpu} it measures the service's CPU on an idle OM of 1e4 files x 1e5 buckets instead
+ * ({@link ServiceCpu}: a real store, the service's round and head check).
+ *
+ * <p>Run: {@code dev-support/bench-planner [--baseline REF] [--cold JVMS] [--heap | --service-cpu] [repeats]}.
+ * Target: a plan of 1e4 files x 1e5 buckets within 100 ms, cold and warm each; at most 32 MB of heap kept between
+ * rounds; at most 1% of a core for the service on an idle OM of that shape.
  */
 public final class PlannerBenchmark {
   private static final double TARGET_MS = 100;
@@ -66,6 +74,17 @@ public final class PlannerBenchmark {
   public static void main(String[] args) throws Exception {
     if (args.length > 0 && args[0].equals("--one")) {
       one(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+      return;
+    }
+    if (args.length > 0 && args[0].equals("--service-cpu")) {
+      int[] size = SIZES[SIZES.length - 1];
+      Path dir = Path.of(args.length > 1 ? args[1] : "target").resolve("service-cpu-store");
+      deleteTree(dir);
+      try {
+        ServiceCpu.run(size[0], size[1], dir);
+      } finally {
+        deleteTree(dir);
+      }
       return;
     }
     if (args.length > 0 && args[0].equals("--heap-one")) {
@@ -304,5 +323,16 @@ public final class PlannerBenchmark {
     System.out.printf(Locale.ROOT, "%s%.3f %.3f %.3f %d %d %d%n", RESULT, coldMs, nanos[0] / 1e6,
         nanos[repeats / 2] / 1e6, plan.planned().size(), plan.planned().size() + plan.notPlanned().size(),
         work.steps());
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> all = Files.walk(dir)) {
+      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
   }
 }
