@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * strictly between K and K + 0x00. F is the end of the iterator's prefix when nothing live followed. Spans that
  * overlap or touch are merged into one. A seek to a target inside a span seeks to its end; a listing about to step
  * from K into a span that begins right after K seeks to the span's end instead; a seek through a span that lands
- * further on extends it.
+ * further on extends it. The iterator that does all this is {@link HintedIterator}.
  *
  * <p>Why a span never hides a live key. It rests on two properties of RocksDB as the OM opens it: an iterator
  * without a snapshot sees exactly the writes whose commit had returned when it was created (its view), and a write
