@@ -571,30 +571,4 @@ public class OmKeyBench extends BaseFreonGenerator implements Callable<Void> {
   BenchReport report() {
     return report;
   }
-
-  /**
-   * Ids of keys created while the tracked set was full (published tracking), append-only in chunks of 4096: O(1)
-   * per key, never a copy of what is already there.
-   */
-  static final class UntrackedKeys {
-    private static final int CHUNK = 4096;
-    private final java.util.List<long[]> chunks = new java.util.ArrayList<>();
-    private int size;
-
-    synchronized void add(long id) {
-      if (size % CHUNK == 0) {
-        chunks.add(new long[CHUNK]);
-      }
-      chunks.get(size / CHUNK)[size % CHUNK] = id;
-      size++;
-    }
-
-    synchronized long[] toArray() {
-      long[] out = new long[size];
-      for (int i = 0; i < size; i++) {
-        out[i] = chunks.get(i / CHUNK)[i % CHUNK];
-      }
-      return out;
-    }
-  }
 }

@@ -1,11 +1,9 @@
 package io.ozonerc.metadata;
 
-import com.google.protobuf.ByteString;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,11 +12,7 @@ import java.util.Set;
 import org.apache.hadoop.ozone.OzoneAcl;
 import org.apache.hadoop.ozone.OzoneAcl.AclScope;
 import org.apache.hadoop.ozone.om.helpers.OmDirectoryInfo;
-import org.apache.hadoop.ozone.protocol.proto.OzoneManagerProtocolProtos.OzoneAclInfo;
-import org.apache.hadoop.ozone.protocol.proto.OzoneManagerProtocolProtos.OzoneAclInfo.OzoneAclScope;
-import org.apache.hadoop.ozone.protocol.proto.OzoneManagerProtocolProtos.OzoneAclInfo.OzoneAclType;
 import org.apache.hadoop.ozone.security.acl.IAccessAuthorizer.ACLIdentityType;
-import org.apache.hadoop.ozone.security.acl.IAccessAuthorizer.ACLType;
 
 /**
  * A reusable, mutable window over one trimmed-format value. Nothing is decoded until asked for, and nothing the
@@ -49,13 +43,6 @@ import org.apache.hadoop.ozone.security.acl.IAccessAuthorizer.ACLType;
 public final class DirectoryValueView {
   private static final int[] NO_INTS = new int[0];
   private static final String[] NO_STRINGS = new String[0];
-  private static final ACLIdentityType[] TYPES = ACLIdentityType.values();
-  private static final AclScope[] SCOPES = AclScope.values();
-  private static final ACLType[] RIGHTS = ACLType.values();
-  /** Largest rights mask: bits 0..15 (what OzoneAcl's byte form and protobuf carry). */
-  private static final int MAX_RIGHTS = 0xFFFF;
-  /** Rights masks above this use bits no ACLType names; they are rebuilt through OzoneAcl's protobuf path. */
-  private static final int KNOWN_RIGHTS = (1 << RIGHTS.length) - 1;
   /** Up to this many strings or ACLs, duplicate checks compare pairwise instead of hashing (no allocation). */
   private static final int SMALL = 8;
 
@@ -249,22 +236,22 @@ public final class DirectoryValueView {
   }
 
   public ACLIdentityType aclType(int i) {
-    return TYPES[aclHead(i) & 7];
+    return AclHead.type(aclHead(i));
   }
 
   public AclScope aclScope(int i) {
-    return SCOPES[(aclHead(i) >>> 3) & 1];
+    return AclHead.scope(aclHead(i));
   }
 
   /** Rights bitmask: bit n set = the ACLType with ordinal n is granted. */
   public int aclRights(int i) {
-    return aclHead(i) >>> 4;
+    return AclHead.rights(aclHead(i));
   }
 
   public String aclName(int i) {
     int head = aclHead(i);
     int ref = aclNameRef[i];
-    return ref < 0 ? TYPES[head & 7].name() : string(ref);
+    return ref < 0 ? AclHead.type(head).name() : string(ref);
   }
 
   /** Builds the i-th ACL as Ozone's object (allocates). */
@@ -274,21 +261,7 @@ public final class DirectoryValueView {
     int rights = aclRights(i);
     String name = aclName(i);
     try {
-      if ((rights & ~KNOWN_RIGHTS) == 0) {
-        EnumSet<ACLType> set = EnumSet.noneOf(ACLType.class);
-        for (int r = rights; r != 0; r &= r - 1) {
-          set.add(RIGHTS[Integer.numberOfTrailingZeros(r)]);
-        }
-        return OzoneAcl.of(type, name, scope, set);
-      }
-      // Bits no ACLType names (a newer Ozone's rights): only the protobuf path can carry them into an OzoneAcl.
-      byte[] raw = rights > 0xFF ? new byte[] {(byte) rights, (byte) (rights >>> 8)} : new byte[] {(byte) rights};
-      return OzoneAcl.fromProtobuf(OzoneAclInfo.newBuilder()
-          .setType(OzoneAclType.valueOf(type.name()))
-          .setName(name)
-          .setRights(ByteString.copyFrom(raw))
-          .setAclScope(OzoneAclScope.valueOf(scope.name()))
-          .build());
+      return AclHead.toOzoneAcl(type, scope, rights, name);
     } catch (IllegalArgumentException e) {
       throw new DirectoryValueException.Corrupt(keyString(), "ACL " + i + " is not a valid OzoneAcl: "
           + e.getMessage(), e);
@@ -514,14 +487,14 @@ public final class DirectoryValueView {
     for (int i = 0; i < acls; i++) {
       long head = varint();
       int type = (int) (head & 7);
-      if (type >= TYPES.length) {
+      if (!AclHead.knownType(type)) {
         throw corrupt("ACL " + i + " has unknown identity type " + type);
       }
-      if ((head >>> 4) > MAX_RIGHTS) {
+      if ((head >>> 4) > AclHead.MAX_RIGHTS) {
         throw corrupt("ACL " + i + " rights 0x" + Long.toHexString(head >>> 4) + " exceed 16 bits");
       }
       aclHead[i] = (int) head;
-      if (DirectoryValueWriter.nameIsImplied(type)) {
+      if (AclHead.nameIsImplied(type)) {
         aclNameRef[i] = -1;
       } else {
         int ref = ref(n);

@@ -1,12 +1,10 @@
 package io.ozonerc.metadata;
 
-import com.google.protobuf.ByteString;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.ozone.OzoneAcl;
 import org.apache.hadoop.ozone.om.helpers.OmDirectoryInfo;
-import org.apache.hadoop.ozone.security.acl.IAccessAuthorizer.ACLIdentityType;
 
 /**
  * Writes version 1 of the trimmed format (layout in {@code docs/directory-format.md}). Two passes over the fields:
@@ -30,24 +28,6 @@ public final class DirectoryValueWriter {
         v.getAcls(), v.getMetadata());
   }
 
-  /** ACL identity types whose name is implied by the type: OzoneAcl forces the name to the type's name. */
-  static boolean nameIsImplied(int typeOrdinal) {
-    return typeOrdinal == ACLIdentityType.WORLD.ordinal() || typeOrdinal == ACLIdentityType.ANONYMOUS.ordinal();
-  }
-
-  /**
-   * Rights as the bitmask protobuf stores: bit i = ACLType ordinal i. OzoneAcl exposes its bits only through
-   * {@code getAclByteString()} (bits 0..15, which is also all the protobuf form keeps), so that is what we store.
-   */
-  static int rightsOf(OzoneAcl acl) {
-    ByteString bytes = acl.getAclByteString();
-    int rights = 0;
-    for (int i = 0; i < bytes.size() && i < 2; i++) {
-      rights |= (bytes.byteAt(i) & 0xFF) << (8 * i);
-    }
-    return rights;
-  }
-
   static byte[] write(long objectId, long updateId, long creationTime, long modificationTime, String owner,
       List<OzoneAcl> acls, Map<String, String> metadata) {
     // ---- pass 1: string table in first-use order (owner, ACL names, metadata key, value), and the size ----
@@ -62,8 +42,8 @@ public final class DirectoryValueWriter {
     for (int i = 0; i < acls.size(); i++) {
       OzoneAcl acl = acls.get(i);
       int type = acl.getType().ordinal();
-      aclHeads[i] = (rightsOf(acl) << 4) | (acl.getAclScope().ordinal() << 3) | type;
-      aclRefs[i] = nameIsImplied(type) ? -1 : strings.ref(acl.getName());
+      aclHeads[i] = (AclHead.rightsOf(acl) << 4) | (acl.getAclScope().ordinal() << 3) | type;
+      aclRefs[i] = AclHead.nameIsImplied(type) ? -1 : strings.ref(acl.getName());
     }
     int m = 0;
     for (Map.Entry<String, String> e : metadata.entrySet()) {

@@ -47,7 +47,7 @@ class SkipHintLearnWindowTest {
   }
 
   private static List<String> run(String name, List<String> fromTo) throws Exception {
-    SkipHintsMutant copy = SkipHintsMutant.compileAll(name, SkipHintsMutant.SOURCE, fromTo);
+    SkipHintsMutant copy = SkipHintsMutant.compileAll(name, SkipHintsMutant.sources(), fromTo);
     List<String> lines = copy.jvm().run(LearnWindowScenario.class, copy.work(), 120);
     System.out.println(name + ":\n" + String.join("\n", lines));
     return lines;

@@ -123,7 +123,7 @@ class SkipHintPropertyTest {
   @Test
   void withoutTheCacheHooksListingsAreStillStock() throws Exception {
     SkipHintsMutant noCacheHooks = SkipHintsMutant.compileAll("no-cache-hooks",
-        SkipHintsMutant.GENERATED.resolve("TypedTable.java"), List.of(
+        List.of(SkipHintsMutant.GENERATED.resolve("TypedTable.java")), List.of(
             "hints.announceCached(encodeKey(cacheKey.getCacheKey()), cacheValue.getEpoch());",
             "encodeKey(cacheKey.getCacheKey());",
             "      hints.cacheCleaned(epochs);\n", ""));

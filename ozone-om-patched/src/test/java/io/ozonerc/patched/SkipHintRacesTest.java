@@ -13,9 +13,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The interleavings of {@link SkipHintRaces}, run on a real store with the patched classes: every scenario must
- * return the key created into the dead head. Then the same scenarios on copies of the patched {@code SkipHints}
- * with one safety step taken out, compiled here: each copy must fail the scenario that step exists for, so the
- * scenarios can tell a protocol that hides keys from one that does not.
+ * return the key created into the dead head. Then the same scenarios on copies of the patched {@code SkipHints} and
+ * the classes beside it with one safety step taken out, compiled here: each copy must fail the scenario that step
+ * exists for, so the scenarios can tell a protocol that hides keys from one that does not.
  */
 class SkipHintRacesTest {
   @Test

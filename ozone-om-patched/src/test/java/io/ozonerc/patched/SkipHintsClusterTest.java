@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.hadoop.conf.ReconfigurationException;
+import org.apache.hadoop.hdds.utils.db.SkipHintSettings;
 import org.apache.hadoop.hdds.utils.db.SkipHints;
 import org.apache.hadoop.hdds.utils.db.TypedTable;
 import org.apache.hadoop.ozone.client.BucketArgs;
@@ -108,7 +109,7 @@ class SkipHintsClusterTest {
     OzoneManager om = c.om();
     list(10);
     assertTrue(keyHints().size() > 0);
-    om.getReconfigurationHandler().reconfigureProperty(SkipHints.ENABLED_KEY, "false");
+    om.getReconfigurationHandler().reconfigureProperty(SkipHintSettings.ENABLED_KEY, "false");
     assertEquals(0, keyHints().size(), "off drops the hints held");
     long used = keyHints().used();
     long learned = keyHints().learned();
@@ -116,9 +117,9 @@ class SkipHintsClusterTest {
     assertEquals(expected.subList(0, 10), list(10));
     assertEquals(used, keyHints().used(), "a hint was used while off");
     assertEquals(learned, keyHints().learned(), "a hint was learned while off");
-    assertEquals("false", om.getConfiguration().get(SkipHints.ENABLED_KEY), "the OM's configuration shows it");
+    assertEquals("false", om.getConfiguration().get(SkipHintSettings.ENABLED_KEY), "the OM's configuration shows it");
 
-    om.getReconfigurationHandler().reconfigureProperty(SkipHints.ENABLED_KEY, "true");
+    om.getReconfigurationHandler().reconfigureProperty(SkipHintSettings.ENABLED_KEY, "true");
     assertEquals(expected.subList(0, 10), list(10));
     assertEquals(expected.subList(0, 10), list(10));
     assertTrue(keyHints().used() > used, "hints not used after turning them back on");
@@ -128,10 +129,10 @@ class SkipHintsClusterTest {
   @Order(4)
   void aBadValueIsRefusedNamingKeyAndValue() throws Exception {
     ReconfigurationException e = assertThrows(ReconfigurationException.class,
-        () -> c.om().getReconfigurationHandler().reconfigureProperty(SkipHints.ENABLED_KEY, "maybe"));
+        () -> c.om().getReconfigurationHandler().reconfigureProperty(SkipHintSettings.ENABLED_KEY, "maybe"));
     String msg = e.getMessage() + " / " + e.getCause();
-    assertTrue(msg.contains(SkipHints.ENABLED_KEY) && msg.contains("maybe"), msg);
-    assertTrue(c.om().getReconfigurationHandler().listReconfigureProperties().contains(SkipHints.ENABLED_KEY));
+    assertTrue(msg.contains(SkipHintSettings.ENABLED_KEY) && msg.contains("maybe"), msg);
+    assertTrue(c.om().getReconfigurationHandler().listReconfigureProperties().contains(SkipHintSettings.ENABLED_KEY));
   }
 
   @Test

@@ -4,7 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.hdds.utils.db.SkipHints;
+import org.apache.hadoop.hdds.utils.db.SkipHintSettings;
 import org.apache.hadoop.ozone.om.OmMetadataManagerImpl;
 
 /**
@@ -20,7 +20,7 @@ public final class SkipHintsSiteOm {
   public static void main(String[] args) throws Exception {
     List<String> out = new ArrayList<>();
     try (OmCluster c = OmCluster.start(OmCluster.quietConf())) {
-      SkipHints.Settings s = ((OmMetadataManagerImpl) c.om().getMetadataManager()).getSkipHints().settings();
+      SkipHintSettings s = ((OmMetadataManagerImpl) c.om().getMetadataManager()).getSkipHints().settings();
       out.add("started enabled=" + s.isEnabled() + " max.entries=" + s.maxEntries() + " learn.threshold.ns="
           + s.learnThresholdNanos());
     } catch (Throwable e) {

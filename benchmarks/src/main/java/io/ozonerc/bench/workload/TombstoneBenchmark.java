@@ -8,13 +8,10 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import org.apache.hadoop.hdds.utils.db.Table;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -44,6 +41,8 @@ import picocli.CommandLine.Spec;
  * and {@code ideal-loaded} (the same floor listed while the sequence's writes load another copy). The two hint
  * policies run in a child JVM each with ozone-om-patched's classes first ({@link ChildRun}); the others run here, on
  * stock Ozone 2.2.0. {@code --repeat N} runs each N times in rotated order.
+ *
+ * <p>This class holds the command line; its options become a {@link Plan}, which a {@link Comparison} runs.
  *
  * <p>Run: {@code dev-support/bench-tombstones} (builds, then runs this class with the arguments given), e.g.
  * {@code dev-support/bench-tombstones --workload random-churn} or {@code dev-support/bench-tombstones --scale}.
@@ -300,11 +299,6 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     System.exit(new CommandLine(new TombstoneBenchmark()).execute(args));
   }
 
-  /** The validated form of the options. */
-  private record Plan(WorkloadSpec spec, WorkloadRunner.Options runOptions, List<String> policies,
-      Duration interval, Duration fullInterval, long writeBufferBytes, Report.Targets targets) {
-  }
-
   /** What a {@code --workload} preset sets, unless the option is given explicitly. */
   record Preset(String keyNames, String deleteMode, String listMode, long coldKeys, long ops, String weights,
       long expiryKeys) {
@@ -345,149 +339,6 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     return p;
   }
 
-  private Plan plan(long totalOps, List<String> defaultPolicies) {
-    Preset preset = preset();
-    Sized sized = sized();
-    try {
-      if (childPolicy == null && patchedList != boundedListLoaded()) {
-        throw new IllegalArgumentException(patchedList
-            ? "--patched-list: the OM classes on the class path are stock Ozone 2.2.0 (no Table.boundedIterator); "
-                + "run dev-support/bench-tombstones --patched-list, which puts ozone-om-patched's classes first"
-            : "the OM classes on the class path have the bounded list iterator (ozone-om-patched); add "
-                + "--patched-list so the report says so, or run without those classes");
-      }
-      if (repeat < 1 || repeat > 100) {
-        throw new IllegalArgumentException("--repeat must be in [1, 100], got " + repeat);
-      }
-      long cold = sized.coldKeys();
-      WorkloadSpec.DeleteMode dm = enumOf(WorkloadSpec.DeleteMode.class, "--delete-mode",
-          deleteMode != null ? deleteMode : preset.deleteMode());
-      if (minTombstones < 0) {
-        throw new IllegalArgumentException("--min-tombstones must be >= 0, got " + minTombstones);
-      }
-      if (!(tombstoneRatio > 0 && tombstoneRatio <= 1)) {
-        throw new IllegalArgumentException("--tombstone-ratio must be in (0, 1], got " + tombstoneRatio);
-      }
-      if (maxCompactionEntries < 1) {
-        throw new IllegalArgumentException("--max-compaction-entries must be >= 1, got " + maxCompactionEntries);
-      }
-      if (rangesPerRun < 1) {
-        throw new IllegalArgumentException("--ranges-per-run must be >= 1, got " + rangesPerRun);
-      }
-      Set<String> chosen = new LinkedHashSet<>();
-      for (String p : childPolicy != null ? List.of(childPolicy) : policies == null ? defaultPolicies : policies) {
-        String name = p.trim().toLowerCase(Locale.ROOT);
-        if (!ALL_POLICIES.contains(name)) {
-          throw new IllegalArgumentException("unknown policy '" + p + "'; known: " + String.join(", ",
-              ALL_POLICIES));
-        }
-        chosen.add(name);
-      }
-      if (chosen.isEmpty()) {
-        throw new IllegalArgumentException("--policies is empty");
-      }
-      for (String key : rangeConf.keySet()) {
-        if (!key.startsWith(RangeServicePolicy.PREFIX)) {
-          throw new IllegalArgumentException("--range-conf " + key + ": only " + RangeServicePolicy.PREFIX
-              + "* keys");
-        }
-      }
-      Duration iv = Units.duration("--interval", interval);
-      Duration fiv = Units.duration("--full-interval", fullInterval);
-      if (iv.isZero() || fiv.isZero()) {
-        throw new IllegalArgumentException("--interval and --full-interval must be > 0");
-      }
-      long wb = Units.bytes("--write-buffer", writeBuffer);
-      if (wb < (64 << 10)) {
-        throw new IllegalArgumentException("--write-buffer must be >= 64KB, got " + writeBuffer);
-      }
-      WorkloadSpec ws = new WorkloadSpec(totalOps, Weights.parse(weights != null ? weights : preset.weights()),
-          sized.liveCap(),
-          dm,
-          enumOf(WorkloadSpec.ListMode.class, "--list-mode", listMode != null ? listMode : preset.listMode()),
-          listLength, buckets, skew,
-          enumOf(WorkloadSpec.KeyNames.class, "--key-names", keyNames != null ? keyNames : preset.keyNames()), seed,
-          cold > 0 ? coldBuckets : 0, cold, cold > 0 ? coldWriteShare : 0, new WorkloadSpec.Expiry(
-              sized.expiryKeys(), expiryShare, expiryBatch, sized.expiryLists()));
-      WorkloadRunner.Options ro = new WorkloadRunner.Options(writeThreads, listThreads,
-          Units.duration("--sample-interval", sampleInterval).toMillis(), listWindow);
-      if (chosen.contains("range") || chosen.contains(HintsPolicy.RANGE_HINTS)) {
-        RangeServicePolicy.validate(rangeSettings(iv)); // the service's own validation, before any run
-      }
-      if (childPolicy != null) {
-        checkChild();
-      } else if (chosen.stream().anyMatch(HINT_POLICIES::contains)) {
-        checkPatchedClasses(chosen);
-      }
-      return new Plan(ws, ro, new ArrayList<>(chosen), iv, fiv, wb,
-          dm == WorkloadSpec.DeleteMode.RANDOM ? Report.Targets.RANDOM_CHURN : Report.Targets.QUEUE);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
-    }
-  }
-
-  /**
-   * The parent's check for the hint policies: {@code --patched-classes} names a directory holding the OM classes of
-   * HDDS-skip-hints-2.2.0.patch. Fails before anything runs, naming what is missing.
-   */
-  private void checkPatchedClasses(Set<String> chosen) {
-    List<String> hinted = chosen.stream().filter(HINT_POLICIES::contains).toList();
-    String who = String.join(", ", hinted) + ": ";
-    if (patchedClasses == null || patchedClasses.toString().isBlank()) {
-      throw new IllegalArgumentException(who + "no patched OM classes given. These policies run on the classes the "
-          + "ozone-om-patched module builds (dev-support/patches, skip hints included), in a child JVM: pass "
-          + "--patched-classes DIR or -D" + PATCHED_CLASSES_PROPERTY + "=DIR (dev-support/bench-tombstones builds "
-          + "them and sets it to ozone-om-patched/target/classes), or leave them out with --policies");
-    }
-    for (String cls : List.of(SkipHintCounters.SKIP_HINTS_CLASS, "org.apache.hadoop.ozone.om.OmMetadataManagerImpl")) {
-      Path file = patchedClasses.resolve(cls.replace('.', '/') + ".class");
-      if (!Files.isRegularFile(file)) {
-        throw new IllegalArgumentException(who + "--patched-classes " + patchedClasses + " holds no " + file
-            + ": not the classes of ozone-om-patched with HDDS-skip-hints-2.2.0.patch (build that module: "
-            + "mvn -pl ozone-om-patched -am compile, or run dev-support/bench-tombstones)");
-      }
-    }
-    if (!Files.isRegularFile(Path.of(System.getProperty("java.home"), "bin", "java"))) {
-      throw new IllegalArgumentException(who + "no java launcher in " + System.getProperty("java.home"));
-    }
-  }
-
-  /** A child JVM's check: it was started with everything it needs, and its OM classes are the patched ones. */
-  private void checkChild() {
-    if (!HINT_POLICIES.contains(childPolicy) || childWork == null || childResult == null || childSequence == null) {
-      throw new IllegalArgumentException("--child-policy is for the benchmark's own child JVMs (policy one of "
-          + HINT_POLICIES + ", with --child-work, --child-result and --child-sequence)");
-    }
-    if (!SkipHintCounters.loaded()) {
-      throw new IllegalArgumentException("child JVM for " + childPolicy + ": the OM classes on its class path are "
-          + "stock Ozone 2.2.0 (no " + SkipHintCounters.SKIP_HINTS_CLASS + "; OmMetadataManagerImpl from "
-          + RunResult.omClassesHere() + ")");
-    }
-  }
-
-  /** True if the OM classes loaded here carry the bounded list iterator patch ({@code Table.boundedIterator}). */
-  static boolean boundedListLoaded() {
-    try {
-      Table.class.getMethod("boundedIterator", Object.class);
-      return true;
-    } catch (NoSuchMethodException e) {
-      return false;
-    }
-  }
-
-  private static <E extends Enum<E>> E enumOf(Class<E> type, String option, String text) {
-    for (E e : type.getEnumConstants()) {
-      if (e.name().equalsIgnoreCase(text.trim())) {
-        return e;
-      }
-    }
-    List<String> names = new ArrayList<>();
-    for (E e : type.getEnumConstants()) {
-      names.add(e.name().toLowerCase(Locale.ROOT));
-    }
-    throw new IllegalArgumentException(option + ": unknown value '" + text + "'; known: " + String.join(", ",
-        names));
-  }
 
   @Override
   public Integer call() throws Exception {
@@ -504,23 +355,23 @@ public final class TombstoneBenchmark implements Callable<Integer> {
           + warmupOps);
     }
     if (childPolicy != null) {
-      return runChild();
+      return new Comparison(this).runChild();
     }
     List<ScaleStep> steps = scaleSteps();
     if (!scale) {
-      Plan p = plan(sized().ops(), ALL_POLICIES);
-      compare(p, out);
+      Plan p = Plan.of(this, sized().ops(), ALL_POLICIES);
+      new Comparison(this).run(p, out);
       return 0;
     }
     List<String> scalePolicies = List.of("none", "range", "ideal");
     List<Plan> plans = new ArrayList<>();
     for (ScaleStep step : steps) {
-      plans.add(plan(step.ops(), scalePolicies)); // validate every scale before the first run
+      plans.add(Plan.of(this, step.ops(), scalePolicies)); // validate every scale before the first run
     }
     List<Report> done = new ArrayList<>();
     for (int i = 0; i < plans.size(); i++) {
       stdout.printf(Locale.ROOT, "%n=== scale %,d operations ===%n", steps.get(i).ops());
-      done.add(compare(plans.get(i), out.resolve("scale-" + steps.get(i).ops())));
+      done.add(new Comparison(this).run(plans.get(i), out.resolve("scale-" + steps.get(i).ops())));
     }
     String table = ScaleSeries.table(steps, done);
     stdout.println();
@@ -569,7 +420,8 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     return String.join(", ", known);
   }
 
-  private String header(Plan p) {
+  /** What the comparison of {@code p} runs, on what: the report's and the console's first paragraph. */
+  String header(Plan p) {
     Runtime rt = Runtime.getRuntime();
     return String.format(Locale.ROOT,
         "Run %s on %d cores, %d MB max heap, %s %s, Java %s, RocksDB %s (Ozone 2.2.0 OmMetadataManagerImpl, %s).%n%n"
@@ -628,202 +480,6 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     }
   }
 
-  private Report compare(Plan p, Path outDir) throws Exception {
-    long t0 = System.nanoTime();
-    Workload w = Workload.generate(p.spec());
-    WorkloadSpec s = p.spec();
-    stdout.printf(Locale.ROOT, "%s%n%nSequence: %,d ops (%,d creates of which %,d into cold buckets, %,d deletes, %,d "
-            + "lists%s), %,d hot keys live at the end, generated in %.1fs.%n", header(p), w.size, w.creates,
-        w.coldPuts, w.deletes, w.lists, w.expiryBatches == 0 && w.expiryLists == 0 ? ""
-            : String.format(Locale.ROOT, "; expiry: %,d delete batches removing %,d keys, %,d listings of the "
-                + "expiry bucket", w.expiryBatches, w.expiredKeys, w.expiryLists),
-        w.finalLiveCount(), (System.nanoTime() - t0) / 1e9);
-    WorkloadRunner runner = new WorkloadRunner(w, p.runOptions());
-    Path workDir = Files.createDirectories(outDir.resolve("db"));
-    long warm = warmOps(s);
-    int runs = p.policies().size() * repeat;
-    long childRuns = p.policies().stream().filter(HINT_POLICIES::contains).count() * repeat;
-    stdout.printf(Locale.ROOT, "Runs ahead: %s%s%d policy run(s) (%d x %d repeat(s))%s; the progress line on stderr "
-            + "shows an ETA. The default (hot-queue, 300,000 ops, 1.5e6 cold keys) takes about 13 minutes on 2 "
-            + "cores.%n", s.hasTemplate() ? "cold load, " : "", warm > 0 ? "warm-up, " : "", runs,
-        p.policies().size(), repeat, childRuns == 0 ? "" : ", " + childRuns + " of them in a child JVM on the "
-            + "patched classes (each with its own warm-up)");
-    ProgressBar bar = new ProgressBar(stderr, runs + (warm > 0 ? 1 : 0) + (s.hasTemplate() ? 1 : 0), !noProgress);
-    Path template = null;
-    if (s.hasTemplate()) {
-      // Loaded once; every run opens its own copy (SST files hard-linked), so all start from one identical store.
-      long l0 = System.nanoTime();
-      bar.startRun("cold load", s.coldKeys() + s.expiry().keys());
-      try (BenchStore store = BenchStore.create(workDir, "cold", s.storeBuckets(), p.writeBufferBytes())) {
-        store.loadCold(s, bar::update);
-        BenchStore.TableFacts facts = store.keyTableFacts();
-        stdout.printf(Locale.ROOT, "Cold data: %,d keys in %d buckets%s, keyTable %s MB in %d SST files, loaded and "
-                + "settled in %.1fs (once; each run starts from a copy).%n", s.coldKeys(), s.coldBuckets(),
-            s.expiry().on() ? String.format(Locale.ROOT, " and the expiry bucket's %,d", s.expiry().keys()) : "",
-            Report.mb(facts.sstBytes()), facts.sstFiles(), (System.nanoTime() - l0) / 1e9);
-        template = store.closeKeepingFiles();
-      }
-      bar.endRun();
-    }
-    if (warm > 0) {
-      warmUp(p, warm, workDir, false, bar::startRun, bar::update);
-      bar.endRun();
-    }
-    Map<String, List<RunResult>> results = new java.util.LinkedHashMap<>();
-    p.policies().forEach(name -> results.put(name, new ArrayList<>()));
-    for (int r = 0; r < repeat; r++) {
-      List<String> order = new ArrayList<>(p.policies());
-      java.util.Collections.rotate(order, -r); // each policy takes a different slot in each repeat
-      for (String name : order) {
-        String label = repeat > 1 ? name + "#" + (r + 1) : name;
-        bar.startRun(label, w.size);
-        RunResult result;
-        if (HINT_POLICIES.contains(name)) {
-          // Its own JVM, the patched classes first: this one keeps stock 2.2.0 for the other policies.
-          List<String> args = childArgs(p, name, template, workDir, workDir.resolve(name + "-" + (r + 1) + ".run"),
-              w.digest(), warm);
-          result = ChildRun.run(label, ChildRun.command(patchedClasses, args),
-              workDir.resolve(name + "-" + (r + 1) + ".run"), stdout, stderr,
-              (phase, n) -> bar.startRun(phase.equals("run") ? label : label + " " + phase, n), bar::update);
-          bar.endRun();
-          stdout.println(Report.summaryLine(result));
-          results.get(name).add(result);
-          continue;
-        }
-        boolean loaded = name.equals(WorkloadRunner.IDEAL_LOADED); // a second store takes the writes
-        try (BenchStore store = store(template, workDir, name, p);
-             BenchStore load = loaded ? store(template, workDir, name + "-load", p) : null) {
-          result = loaded ? runner.runIdealLoaded(store, load, bar::update)
-              : name.equals("ideal") ? runner.runIdeal(store, bar::update)
-              : runner.run(store, newPolicy(name, p), bar::update);
-        }
-        bar.endRun();
-        stdout.println(Report.summaryLine(result));
-        results.get(name).add(result);
-        System.gc();
-      }
-    }
-    BenchStore.deleteRecursively(workDir);
-    Report report = new Report("Tombstone benchmark", header(p), s.listLength(), p.targets(), p.writeBufferBytes(),
-        results);
-    stdout.println();
-    stdout.println(report.tables());
-    report.write(outDir, stdout);
-    stdout.printf(Locale.ROOT, "Wall time: %s%n", ProgressBar.clock((System.nanoTime() - t0) / 1e9));
-    reports.add(report);
-    return report;
-  }
-
-  private static BenchStore store(Path template, Path workDir, String name, Plan p) throws java.io.IOException {
-    int buckets = p.spec().storeBuckets();
-    return template == null ? BenchStore.create(workDir, name, buckets, p.writeBufferBytes())
-        : BenchStore.openCopy(template, workDir, name, buckets, p.writeBufferBytes());
-  }
-
-  /** Warm-up operations: {@code --warmup-ops}, or min(50,000, ops/4). */
-  private long warmOps(WorkloadSpec s) {
-    return warmupOps >= 0 ? warmupOps : Math.min(50_000, s.totalOps() / 4);
-  }
-
-  /**
-   * The warm-up: {@code warm} operations of the same shape with another seed, no cold data, on a throwaway store
-   * (skip hints on or off as the runs that follow use them), so the JIT has compiled the hot paths.
-   */
-  private void warmUp(Plan p, long warm, Path workDir, boolean skipHints, ChildRun.PhaseListener phase,
-      java.util.function.LongConsumer progress) throws Exception {
-    WorkloadSpec s = p.spec();
-    Workload ww = Workload.generate(new WorkloadSpec(warm, s.weights(), s.liveCap(), s.deleteMode(), s.listMode(),
-        s.listLength(), s.buckets(), s.skew(), s.keyNames(), s.seed() + 1, s.coldBuckets(), 0,
-        s.coldWriteShare()));
-    phase.phase("warmup", ww.size);
-    try (BenchStore store = BenchStore.create(workDir, "warmup", s.storeBuckets(), p.writeBufferBytes(),
-        skipHints)) {
-      new WorkloadRunner(ww, p.runOptions()).run(store, new Policy.None("warmup"), progress);
-    }
-    System.gc();
-  }
-
-  /** Parent's options a child does not take over: it gets its own values for them, or does not need them. */
-  private static final Set<String> NOT_FOR_CHILD = Set.of("--scale", "--scale-ops", "--policies", "--repeat", "--out",
-      "--no-progress", "--ops", "--warmup-ops", "--patched-classes", "--help", "--version");
-
-  /**
-   * The command line of the child JVM that runs {@code name}: every option given to this run (as given), the
-   * operation count and warm-up of this comparison, and the hidden options naming the policy, the cold-data
-   * template (absent without cold data), a work directory, the result file and the sequence's digest.
-   */
-  List<String> childArgs(Plan p, String name, Path template, Path workDir, Path result, long digest, long warm) {
-    List<String> a = new ArrayList<>();
-    for (CommandLine.Model.OptionSpec o : spec.commandLine().getParseResult().matchedOptions()) {
-      String n = o.longestName();
-      if (NOT_FOR_CHILD.contains(n) || o.hidden()) {
-        continue;
-      }
-      if (o.arity().max() == 0) {
-        a.add(n);
-        continue;
-      }
-      for (String v : o.originalStringValues()) {
-        a.add(n);
-        a.add(v);
-      }
-    }
-    a.addAll(List.of("--ops", Long.toString(p.spec().totalOps()), "--warmup-ops", Long.toString(warm),
-        "--no-progress", "--child-policy", name, "--child-work", workDir.toAbsolutePath().toString(),
-        "--child-result", result.toAbsolutePath().toString(), "--child-sequence", Long.toHexString(digest)));
-    if (template != null) {
-      a.addAll(List.of("--child-template", template.toAbsolutePath().toString()));
-    }
-    return a;
-  }
-
-  /**
-   * A child JVM's whole job: regenerate the sequence (and check it is the parent's), warm up as the parent did, run
-   * the one hint policy on its own copy of the template (or a fresh store without cold data) with skip hints on,
-   * write the result for the parent.
-   */
-  private int runChild() throws Exception {
-    Plan p = plan(sized().ops(), ALL_POLICIES);
-    WorkloadSpec s = p.spec();
-    Workload w = Workload.generate(s);
-    if (!Long.toHexString(w.digest()).equals(childSequence)) {
-      throw new IllegalStateException(childPolicy + ": the child generated another sequence than its parent ("
-          + Long.toHexString(w.digest()) + " vs " + childSequence + "): the options did not reach it unchanged");
-    }
-    ChildRun.Reporter reporter = new ChildRun.Reporter(stdout);
-    long warm = warmOps(s);
-    if (warm > 0) {
-      warmUp(p, warm, childWork, true, reporter::phase, reporter);
-    }
-    reporter.phase("run", w.size);
-    RunResult result;
-    try (BenchStore store = childTemplate == null // no template: no cold data and no expiry bucket
-        ? BenchStore.create(childWork, childPolicy, s.storeBuckets(), p.writeBufferBytes(), true)
-        : BenchStore.openCopy(childTemplate, childWork, childPolicy, s.storeBuckets(), p.writeBufferBytes(), true)) {
-      result = new WorkloadRunner(w, p.runOptions()).run(store, newPolicy(childPolicy, p), reporter);
-    }
-    ChildRun.write(result, childResult);
-    return 0;
-  }
-
-  private Policy newPolicy(String name, Plan p) {
-    switch (name) {
-      case HintsPolicy.HINTS:
-        return new HintsPolicy(name, new Policy.None(name));
-      case HintsPolicy.RANGE_HINTS:
-        return new HintsPolicy(name, RangeServicePolicy.create(rangeSettings(p.interval())));
-      case "none":
-        return new Policy.None();
-      case "full":
-        return new FullCompactionPolicy(p.fullInterval());
-      case "reference":
-        return new ReferencePolicy(p.interval(), minTombstones, tombstoneRatio, maxCompactionEntries);
-      case "range":
-        return RangeServicePolicy.create(rangeSettings(p.interval()));
-      default:
-        throw new IllegalArgumentException("unknown policy " + name);
-    }
-  }
 
   /**
    * Every store the benchmark opens makes Ozone try its optional native SST reader, which on this libstdc++ logs a
@@ -847,7 +503,7 @@ public final class TombstoneBenchmark implements Callable<Integer> {
         .setLevel(org.apache.log4j.Level.WARN);
   }
 
-  private RangeServicePolicy.Settings rangeSettings(Duration iv) {
+  RangeServicePolicy.Settings rangeSettings(Duration iv) {
     return new RangeServicePolicy.Settings(iv, minTombstones, tombstoneRatio, maxCompactionEntries, rangesPerRun,
         rangeConf);
   }

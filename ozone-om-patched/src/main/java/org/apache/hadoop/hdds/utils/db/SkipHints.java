@@ -29,15 +29,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
-import org.apache.hadoop.hdds.conf.ConfigurationSource;
-import org.apache.hadoop.hdds.utils.db.managed.ManagedRocksIterator;
-import org.apache.hadoop.metrics2.MetricsCollector;
-import org.apache.hadoop.metrics2.MetricsRecordBuilder;
-import org.apache.hadoop.metrics2.MetricsSource;
-import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
-import org.apache.hadoop.metrics2.lib.Interns;
-import org.rocksdb.RocksDBException;
-import org.rocksdb.RocksIterator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,14 +43,14 @@ import org.slf4j.LoggerFactory;
  * strictly between K and K + 0x00. F is the end of the iterator's prefix when nothing live followed. Spans that
  * overlap or touch are merged into one. A seek to a target inside a span seeks to its end; a listing about to step
  * from K into a span that begins right after K seeks to the span's end instead; a seek through a span that lands
- * further on extends it.
+ * further on extends it. The iterator that does all this is {@link HintedIterator}.
  *
  * <p>Why a span never hides a live key. It rests on two properties of RocksDB as the OM opens it: an iterator
  * without a snapshot sees exactly the writes whose commit had returned when it was created (its view), and a write
  * is visible to every iterator created after its commit returned. Both hold with Ozone's options; RocksDB's
- * unordered_write breaks the second, and {@link Group#attach} refuses a store opened with it. The state belongs to a
- * column family of one open store ({@link RocksDatabase.ColumnFamily}), and the steps that carry the proof sit where
- * every writer of that family passes, whatever table object it holds:
+ * unordered_write breaks the second, and {@link SkipHintGroup#attach} refuses a store opened with it. The state
+ * belongs to a column family of one open store ({@link RocksDatabase.ColumnFamily}), and the steps that carry the
+ * proof sit where every writer of that family passes, whatever table object it holds:
  * <ul>
  *   <li>{@link #announce} runs before a put can reach RocksDB: in {@code RDBBatchOperation.put} (for a batch) and
  *       {@code RocksDatabase.put} (a direct put); {@code RocksDatabase.ingestExternalFile} announces every key.
@@ -90,34 +81,12 @@ import org.slf4j.LoggerFactory;
  * checkpoint install, reloading the OM state) makes new column family objects, so it starts without spans; the OM
  * gives spans only to the store its metadata manager opens in start(), so snapshot and checkpoint DBs get none.
  * A write that bypasses Ozone's framework (the raw RocksDB handle) is not seen and must not be made into a hinted
- * family. Memory: spans are bounded per table ({@link #MAX_ENTRIES_KEY}, the least recently used go first); the
- * records of cache puts are bounded ({@link #MAX_CACHED}); a batch's records last as long as the batch. See
- * docs/skip-hints.md of the repository that carries this patch for the full argument.
+ * family. Memory: spans are bounded per table ({@link SkipHintSettings#MAX_ENTRIES_KEY}, the least recently used
+ * go first); the records of cache puts are bounded ({@link #MAX_CACHED}); a batch's records last as long as the
+ * batch. See docs/skip-hints.md of the repository that carries this patch for the full argument.
  */
 public final class SkipHints {
   private static final Logger LOG = LoggerFactory.getLogger(SkipHints.class);
-
-  /** Turns learning and using spans on or off (the write path keeps its records either way). Reconfigurable. */
-  public static final String ENABLED_KEY = "ozone.om.list.skip.hints.enabled";
-  public static final boolean ENABLED_DEFAULT = true;
-  /** The most dead spans one table keeps; the least recently used go first. */
-  public static final String MAX_ENTRIES_KEY = "ozone.om.list.skip.hints.max.entries";
-  public static final int MAX_ENTRIES_DEFAULT = 100_000;
-  /**
-   * How long a seek from inside a prefix, or a step of a listing, must take before the span it crossed is learned:
-   * a step over a few live keys costs far less, one over a run of deleted keys more. Seeks from the start of a
-   * prefix or of the table always learn.
-   */
-  public static final String LEARN_THRESHOLD_KEY = "ozone.om.list.skip.hints.learn.threshold";
-  public static final String LEARN_THRESHOLD_DEFAULT = "50us";
-  /**
-   * The OM tables that get hints. Not directoryTable: the OM reads it through io.ozonerc's KeyAwareDirectoryTable
-   * (the trimmed-directory patch, which this one applies after), whose iterators are Ozone 2.2.0's unbounded
-   * prefix iterators, never the bounded ones hints work in; its puts would be announced for no reader.
-   */
-  public static final List<String> TABLES = Collections.unmodifiableList(Arrays.asList(
-      "keyTable", "fileTable", "openKeyTable", "openFileTable", "deletedTable",
-      "deletedDirectoryTable", "multipartInfoTable"));
 
   private static final int RING_SIZE = 4096;
   /**
@@ -131,14 +100,15 @@ public final class SkipHints {
    * the keys itself.
    */
   static final long MAX_CACHED = 200_000;
-  private static final byte[] TABLE_START = new byte[0];
+  /** The start of the whole table, as a seek target and as a whole-table reader's prefix. */
+  static final byte[] TABLE_START = new byte[0];
 
   private final String table;
-  private final Settings settings;
+  private final SkipHintSettings settings;
   /** Dead spans by their first key; disjoint and never touching. Changed under this object's lock, read without. */
-  private final ConcurrentSkipListMap<byte[], Span> spans = new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
+  private final ConcurrentSkipListMap<byte[], DeadSpan> spans = new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
   /** The spans that begin right after a key K (their lo is K + 0x00), by K: what a listing at K looks up. */
-  private final ConcurrentHashMap<After, Span> byAfter = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<After, DeadSpan> byAfter = new ConcurrentHashMap<>();
   /** Mirrors spans.size() for the read path's lock-free check; written under the lock. */
   private volatile int size;
   /** The view clock: read before a reader's view (its use limit), ticked after it (its stamp). */
@@ -162,7 +132,7 @@ public final class SkipHints {
   private final LongAdder retired = new LongAdder();
   private final LongAdder evicted = new LongAdder();
 
-  SkipHints(String table, Settings settings) {
+  SkipHints(String table, SkipHintSettings settings) {
     this.table = table;
     this.settings = settings;
   }
@@ -273,7 +243,7 @@ public final class SkipHints {
       return;
     }
     synchronized (this) {
-      final Span s = holding(key);
+      final DeadSpan s = holding(key);
       if (s != null) {
         remove(s);
         size = spans.size();
@@ -283,8 +253,8 @@ public final class SkipHints {
   }
 
   /** The span that holds {@code key} now, or null. */
-  private Span holding(byte[] key) {
-    final Map.Entry<byte[], Span> e = spans.floorEntry(key);
+  private DeadSpan holding(byte[] key) {
+    final Map.Entry<byte[], DeadSpan> e = spans.floorEntry(key);
     return e != null && Arrays.compareUnsigned(key, e.getValue().hi) < 0 ? e.getValue() : null;
   }
 
@@ -293,7 +263,7 @@ public final class SkipHints {
   /** What a reader takes before its iterator's view: the view clock (its use limit) and the settled count. */
   Start start(byte[] prefix) {
     final byte[] s = prefix == null ? TABLE_START : prefix;
-    final boolean learnable = settings.enabled && brokenBecause == null;
+    final boolean learnable = settings.isEnabled() && brokenBecause == null;
     return new Start(s, views.get(), settled.get(), learnable);
   }
 
@@ -306,11 +276,11 @@ public final class SkipHints {
    * The span holding {@code target} that a reader which took {@code start} may use, or null: installed (its learner
    * checked it; a span in the map but still being checked may yet be refused) and learned from an older view.
    */
-  Span usableAt(byte[] target, Start start) {
-    if (size == 0 || !settings.enabled || brokenBecause != null) {
+  DeadSpan usableAt(byte[] target, Start start) {
+    if (size == 0 || !settings.isEnabled() || brokenBecause != null) {
       return null;
     }
-    final Span s = holding(target);
+    final DeadSpan s = holding(target);
     return s != null && s.installed && s.stamp <= start.useLimit ? s : null;
   }
 
@@ -319,15 +289,15 @@ public final class SkipHints {
    * {@code start} may use, or null: installed, still in the map (checked after the index, which a removal updates
    * after the map) and learned from an older view.
    */
-  Span usableAfter(byte[] key, Start start) {
-    if (size == 0 || !settings.enabled || brokenBecause != null) {
+  DeadSpan usableAfter(byte[] key, Start start) {
+    if (size == 0 || !settings.isEnabled() || brokenBecause != null) {
       return null;
     }
-    final Span s = byAfter.get(new After(key, key.length));
+    final DeadSpan s = byAfter.get(new After(key, key.length));
     return s != null && s.installed && s.stamp <= start.useLimit && spans.get(s.lo) == s ? s : null;
   }
 
-  void used(Span s) {
+  void used(DeadSpan s) {
     s.lastUsed = views.get();
     used.increment();
   }
@@ -342,27 +312,27 @@ public final class SkipHints {
    * merged with every span it overlaps or touches.
    */
   void learn(Start start, long stamp, byte[] lo, byte[] hi) {
-    if (!settings.enabled || brokenBecause != null || Arrays.compareUnsigned(lo, hi) >= 0) {
+    if (!settings.isEnabled() || brokenBecause != null || Arrays.compareUnsigned(lo, hi) >= 0) {
       return;
     }
     synchronized (this) {
-      if (!settings.enabled || brokenBecause != null) {
+      if (!settings.isEnabled() || brokenBecause != null) {
         return;
       }
-      final Span within = holding(lo);
+      final DeadSpan within = holding(lo);
       if (within != null && Arrays.compareUnsigned(hi, within.hi) <= 0) {
         return; // known already, from a view at least as old
       }
       byte[] mergedLo = lo;
       byte[] mergedHi = hi;
       long mergedStamp = stamp;
-      final List<Span> absorbed = new ArrayList<>();
-      final Map.Entry<byte[], Span> before = spans.floorEntry(lo);
+      final List<DeadSpan> absorbed = new ArrayList<>();
+      final Map.Entry<byte[], DeadSpan> before = spans.floorEntry(lo);
       if (before != null && Arrays.compareUnsigned(before.getValue().hi, lo) >= 0) {
         absorbed.add(before.getValue());
         mergedLo = before.getValue().lo;
       }
-      for (Span s : spans.tailMap(lo, true).values()) {
+      for (DeadSpan s : spans.tailMap(lo, true).values()) {
         if (Arrays.compareUnsigned(s.lo, mergedHi) > 0) {
           break;
         }
@@ -370,7 +340,7 @@ public final class SkipHints {
           absorbed.add(s);
         }
       }
-      for (Span s : absorbed) {
+      for (DeadSpan s : absorbed) {
         if (Arrays.compareUnsigned(s.hi, mergedHi) > 0) {
           mergedHi = s.hi;
         }
@@ -380,7 +350,7 @@ public final class SkipHints {
       // Put first, then check: a writer whose look-up found no span announced before this check can see its key.
       // The check covers the whole merged span: a writer that looked while the pieces were out of the map found
       // none of them. Readers ignore the span until it is installed.
-      final Span span = new Span(mergedLo, mergedHi, mergedStamp, views.get());
+      final DeadSpan span = new DeadSpan(mergedLo, mergedHi, mergedStamp, views.get());
       add(span);
       size = spans.size();
       VarHandle.fullFence(); // the span in the map before reading the pending marks and the ring (see retire)
@@ -393,13 +363,13 @@ public final class SkipHints {
       span.installed = true;
       learned.increment();
       merged.add(absorbed.size());
-      if (size > settings.maxEntries) {
+      if (size > settings.maxEntries()) {
         evict();
       }
     }
   }
 
-  private void add(Span s) {
+  private void add(DeadSpan s) {
     spans.put(s.lo, s);
     if (s.lo.length > 0 && s.lo[s.lo.length - 1] == 0) {
       byAfter.put(new After(s.lo, s.lo.length - 1), s);
@@ -407,7 +377,7 @@ public final class SkipHints {
   }
 
   /** Removes from the map first, then from the index, which {@link #usableAfter} checks against the map. */
-  private void remove(Span s) {
+  private void remove(DeadSpan s) {
     spans.remove(s.lo, s);
     if (s.lo.length > 0 && s.lo[s.lo.length - 1] == 0) {
       byAfter.remove(new After(s.lo, s.lo.length - 1), s);
@@ -419,16 +389,16 @@ public final class SkipHints {
    * the use times) is paid once per sixteenth of the bound learned.
    */
   private void evict() {
-    final int drop = spans.size() - settings.maxEntries + settings.maxEntries / 16;
+    final int drop = spans.size() - settings.maxEntries() + settings.maxEntries() / 16;
     final long[] times = new long[spans.size()];
     int i = 0;
-    for (Span s : spans.values()) {
+    for (DeadSpan s : spans.values()) {
       times[i++] = s.lastUsed;
     }
     Arrays.sort(times, 0, i);
     final long oldest = times[Math.min(i, Math.max(drop, 1)) - 1];
     int dropped = 0;
-    for (Span s : new ArrayList<>(spans.values())) {
+    for (DeadSpan s : new ArrayList<>(spans.values())) {
       if (dropped < drop && s.lastUsed <= oldest) {
         remove(s);
         dropped++;
@@ -481,7 +451,7 @@ public final class SkipHints {
   public byte[][] hintsAt(byte[][] starts) {
     byte[][] out = new byte[starts.length][];
     for (int i = 0; i < starts.length; i++) {
-      final Span s = holding(starts[i]);
+      final DeadSpan s = holding(starts[i]);
       final boolean known = s != null && s.installed;
       if (known) {
         s.lastUsed = views.get();
@@ -498,7 +468,7 @@ public final class SkipHints {
 
   /** The learn threshold in nanoseconds. */
   long learnThresholdNanos() {
-    return settings.learnThresholdNanos;
+    return settings.learnThresholdNanos();
   }
 
   /** Keys put but not yet settled (a cache entry not cleaned, a batch not closed). */
@@ -534,28 +504,6 @@ public final class SkipHints {
   /** Spans dropped for the size bound. */
   public long evicted() {
     return evicted.sum();
-  }
-
-  /** A dead span [lo, hi) and the stamp of the newest view it was learned from. */
-  static final class Span {
-    private final byte[] lo;
-    private final byte[] hi;
-    private final long stamp;
-    /** The view clock when a reader last used it (racy: only orders eviction). */
-    private volatile long lastUsed;
-    /** Set once its learner's check passed; until then no reader uses it. */
-    private volatile boolean installed;
-
-    Span(byte[] lo, byte[] hi, long stamp, long lastUsed) {
-      this.lo = lo;
-      this.hi = hi;
-      this.stamp = stamp;
-      this.lastUsed = lastUsed;
-    }
-
-    byte[] end() {
-      return hi;
-    }
   }
 
   /** The first {@code length} bytes of an array, as a hash key (a span's lo without its trailing 0x00). */
@@ -613,291 +561,13 @@ public final class SkipHints {
       this.settledBefore = settledBefore;
       this.learnable = learnable;
     }
-  }
 
-  /**
-   * A byte-array iterator whose seeks and steps use and learn dead spans. Its prefix bounds it
-   * (iterate_upper_bound); with no prefix it reads the whole table and is positioned at the table's first live key
-   * when made.
-   */
-  static final class HintedIterator extends RDBStoreByteArrayIterator {
-    private final SkipHints hints;
-    private final Start start;
-    /** The stamp of the spans this iterator learns: the view clock ticked after its view was taken. */
-    private final long stamp;
-    /** The first key after the prefix, where a bounded iterator ends; null for the whole table. */
-    private final byte[] end;
-
-    HintedIterator(ManagedRocksIterator iterator, RDBTable table, byte[] prefix, byte[] end, IteratorType type,
-        SkipHints hints, Start start) {
-      super(iterator, table, prefix, type, false);
-      this.hints = hints;
-      this.start = start;
-      this.stamp = hints.viewTaken();
-      this.end = end;
-      if (prefix == null || prefix.length == 0) {
-        seek(TABLE_START);
-      }
+    byte[] prefix() {
+      return prefix;
     }
 
-    @Override
-    void seek0(byte[] target) {
-      final Span span = hints.usableAt(target, start);
-      final byte[] to = span == null ? target : span.hi;
-      final long began = System.nanoTime();
-      super.seek0(to);
-      final long took = System.nanoTime() - began;
-      if (span != null) {
-        hints.used(span);
-      }
-      if (start.learnable
-          && (span != null || took >= hints.learnThresholdNanos() || Arrays.equals(target, start.prefix))) {
-        learnFrom(to);
-      }
-    }
-
-    /** A whole-table iterator's seekToFirst (the OM's scans call it again after making the iterator) uses spans too. */
-    @Override
-    void seekToFirst0() {
-      seek0(TABLE_START);
-    }
-
-    @Override
-    void advance(byte[] key) {
-      final RocksIterator i = getRocksDBIterator().get();
-      final Span span = key == null ? null : hints.usableAfter(key, start);
-      if (span != null) {
-        i.seek(span.hi);
-        hints.used(span);
-        if (start.learnable) {
-          learnFrom(span.hi);
-        }
-        return;
-      }
-      if (key == null || !start.learnable) {
-        i.next();
-        return;
-      }
-      final long began = System.nanoTime(); // timed only when the step may teach a span
-      i.next();
-      if (System.nanoTime() - began >= hints.learnThresholdNanos()) {
-        learnFrom(Arrays.copyOf(key, key.length + 1));
-      }
-    }
-
-    /** Learns [from, the key the iterator stopped at), if that is further on. */
-    private void learnFrom(byte[] from) {
-      final byte[] found = firstFound();
-      if (found != null && Arrays.compareUnsigned(found, from) > 0) {
-        hints.learn(start, stamp, from, found);
-      }
-    }
-
-    /**
-     * The key the iterator stopped at; the end of the prefix when it found none; null (learn nothing) when the
-     * iterator is not valid because of an error, not because the range ended.
-     */
-    private byte[] firstFound() {
-      ManagedRocksIterator i = getRocksDBIterator();
-      if (i.get().isValid()) {
-        return i.get().key();
-      }
-      try {
-        i.get().status();
-      } catch (RocksDBException e) {
-        LOG.warn("Not learning a skip hint for {} after a failed seek: {}", hints.table, e.toString());
-        return null;
-      }
-      return end;
-    }
-  }
-
-  // ---- settings, the OM's tables, metrics -------------------------------------------------------------------
-
-  /** Settings shared by the tables of one OM. */
-  public static final class Settings {
-    private volatile boolean enabled;
-    private final int maxEntries;
-    private final long learnThresholdNanos;
-
-    private Settings(boolean enabled, int maxEntries, long learnThresholdNanos) {
-      this.enabled = enabled;
-      this.maxEntries = maxEntries;
-      this.learnThresholdNanos = learnThresholdNanos;
-    }
-
-    /** Reads and checks the keys; a bad value fails naming key and value. */
-    public static Settings fromConfig(ConfigurationSource conf) {
-      return new Settings(parseEnabled(conf.get(ENABLED_KEY, String.valueOf(ENABLED_DEFAULT))),
-          parseMaxEntries(conf.get(MAX_ENTRIES_KEY, String.valueOf(MAX_ENTRIES_DEFAULT))),
-          parseLearnThreshold(conf.get(LEARN_THRESHOLD_KEY, LEARN_THRESHOLD_DEFAULT)));
-    }
-
-    /** "true" or "false" (any case, surrounding blanks ignored); anything else fails naming the key. */
-    public static boolean parseEnabled(String value) {
-      String v = value == null ? "" : value.trim();
-      if (v.equalsIgnoreCase("true")) {
-        return true;
-      }
-      if (v.equalsIgnoreCase("false")) {
-        return false;
-      }
-      throw new IllegalArgumentException("Invalid value for " + ENABLED_KEY + ": '" + value
-          + "' (expected true or false)");
-    }
-
-    static int parseMaxEntries(String value) {
-      try {
-        int n = Integer.parseInt(value.trim());
-        if (n >= 1) {
-          return n;
-        }
-      } catch (NumberFormatException | NullPointerException e) {
-        // reported below
-      }
-      throw new IllegalArgumentException("Invalid value for " + MAX_ENTRIES_KEY + ": '" + value
-          + "' (expected a whole number of spans per table, at least 1)");
-    }
-
-    /**
-     * A duration from 0 to 1 s: a whole number with the unit ns, us, ms or s (a number alone is microseconds).
-     * Returns nanoseconds; anything else fails naming the key.
-     */
-    static long parseLearnThreshold(String value) {
-      final java.util.regex.Matcher m = value == null ? null
-          : java.util.regex.Pattern.compile("(\\d{1,10})\\s*(ns|us|ms|s)?").matcher(value.trim().toLowerCase(
-              java.util.Locale.ROOT));
-      if (m != null && m.matches()) {
-        final long n = Long.parseLong(m.group(1));
-        final String unit = m.group(2) == null ? "us" : m.group(2);
-        final long nanos = n * (unit.equals("ns") ? 1L : unit.equals("us") ? 1_000L
-            : unit.equals("ms") ? 1_000_000L : 1_000_000_000L);
-        if (nanos <= 1_000_000_000L) {
-          return nanos;
-        }
-      }
-      throw new IllegalArgumentException("Invalid value for " + LEARN_THRESHOLD_KEY + ": '" + value
-          + "' (expected a duration from 0 to 1s, such as 50us or 2ms)");
-    }
-
-    public boolean isEnabled() {
-      return enabled;
-    }
-
-    public int maxEntries() {
-      return maxEntries;
-    }
-
-    public long learnThresholdNanos() {
-      return learnThresholdNanos;
-    }
-  }
-
-  /** The hints of one OM's active store, replaced whenever the OM opens a store; also its metrics source. */
-  public static final class Group implements MetricsSource, AutoCloseable {
-    private final Settings settings;
-    private final String sourceName;
-    private volatile List<SkipHints> tables = Collections.emptyList();
-    /** Why the open store has no hints although it could take them, or null. */
-    private volatile String noHintsBecause;
-
-    public Group(Settings settings) {
-      this.settings = settings;
-      this.sourceName = DefaultMetricsSystem.sourceName("OmSkipHints", true);
-      DefaultMetricsSystem.instance().register(sourceName, "Skip hints of the OM's key tables", this);
-      LOG.info("Skip hints {} (at most {} spans per table, learned from steps of at least {} us)",
-          settings.enabled ? "on" : "off", settings.maxEntries, settings.learnThresholdNanos / 1000.0);
-    }
-
-    /** Unregisters the metrics source and drops the hints. */
-    @Override
-    public void close() {
-      DefaultMetricsSystem.instance().unregisterSource(sourceName);
-      tables.forEach(SkipHints::clear);
-      tables = Collections.emptyList();
-    }
-
-    /**
-     * Gives the column family of every table of {@link #TABLES} in {@code store} fresh hints, which every writer
-     * and reader of the family then finds through it, whatever table object it holds; the previous store's hints
-     * are dropped. Call before the store takes writes.
-     *
-     * <p>A store whose RocksDB options let a write return before a new iterator sees it (unordered_write) gets no
-     * hints, since the argument in the class comment needs the opposite: with hints on that is an error, with them
-     * off the store runs without any, and turning them on later does nothing until the OM reopens its store.
-     *
-     * @throws IllegalStateException if hints are on and the store was opened with unordered_write
-     */
-    public void attach(DBStore store) {
-      tables = Collections.emptyList();
-      noHintsBecause = null;
-      if (!(store instanceof RDBStore)) {
-        LOG.info("No skip hints: the store is a {}, not an RDBStore", store.getClass().getName());
-        return;
-      }
-      final RocksDatabase db = ((RDBStore) store).getDb();
-      if (db.unorderedWrite()) {
-        noHintsBecause = "Skip hints need RocksDB writes to be visible once they return, which unordered_write=true"
-            + " in the OM's RocksDB options does not promise";
-        if (settings.enabled) {
-          throw new IllegalStateException(noHintsBecause + ": remove it, or set " + ENABLED_KEY + "=false");
-        }
-        LOG.info("{}: this store gets none, whatever {} is set to later", noHintsBecause, ENABLED_KEY);
-        return;
-      }
-      List<SkipHints> attached = new ArrayList<>();
-      for (String name : TABLES) {
-        final RocksDatabase.ColumnFamily family = db.getColumnFamily(name);
-        if (family != null) {
-          SkipHints h = new SkipHints(name, settings);
-          family.setSkipHints(h);
-          attached.add(h);
-        }
-      }
-      tables = Collections.unmodifiableList(attached);
-      LOG.debug("Skip hints on tables {}", attached.stream().map(SkipHints::table).toArray());
-    }
-
-    /** Reconfiguration: turns hints on or off; off also drops the hints held. Returns the value in force. */
-    public String reconfigureEnabled(String value) {
-      boolean on = value == null ? ENABLED_DEFAULT : Settings.parseEnabled(value);
-      settings.enabled = on;
-      if (!on) {
-        tables.forEach(SkipHints::clear);
-      }
-      if (on && noHintsBecause != null) {
-        LOG.info("Skip hints turned on, but the open store has none: {}", noHintsBecause);
-      } else {
-        LOG.info("Skip hints turned {}", on ? "on" : "off");
-      }
-      return String.valueOf(on);
-    }
-
-    public Settings settings() {
-      return settings;
-    }
-
-    public List<SkipHints> tables() {
-      return tables;
-    }
-
-    @Override
-    public void getMetrics(MetricsCollector collector, boolean all) {
-      for (SkipHints h : tables) {
-        MetricsRecordBuilder r = collector.addRecord("OmSkipHints").setContext("om")
-            .tag(Interns.info("Table", "Key table"), h.table)
-            .addGauge(Interns.info("Enabled", "1 if hints are learned and used"), settings.enabled ? 1 : 0)
-            .addGauge(Interns.info("Entries", "Dead spans held"), h.size)
-            .addGauge(Interns.info("MaxEntries", "Most hints held per table"), settings.maxEntries)
-            .addGauge(Interns.info("PendingKeys", "Puts not yet settled"), h.pendingKeys())
-            .addCounter(Interns.info("Used", "Seeks and listing steps that jumped over a span"), h.used())
-            .addCounter(Interns.info("Learned", "Spans installed, extended or merged"), h.learned())
-            .addCounter(Interns.info("Merged", "Spans merged into a newly learned one"), h.merged())
-            .addCounter(Interns.info("Refused", "Installs refused for a write into the span"), h.refused())
-            .addCounter(Interns.info("Retired", "Spans removed by a put into them"), h.retired())
-            .addCounter(Interns.info("Evicted", "Spans dropped for the size bound"), h.evicted());
-        r.endRecord();
-      }
+    boolean learnable() {
+      return learnable;
     }
   }
 }

@@ -47,7 +47,7 @@ public final class FamilyWriteScenario {
   public static String run(Writer writer, Path dir) throws Exception {
     OzoneConfiguration conf = new OzoneConfiguration();
     try (DBStore store = open(conf, dir.resolve("om"), null);
-         SkipHints.Group group = new SkipHints.Group(SkipHints.Settings.fromConfig(conf))) {
+         SkipHintGroup group = new SkipHintGroup(SkipHintSettings.fromConfig(conf))) {
       group.attach(store);
       Table<String, String> reader = store.getTable(TABLE, StringCodec.get(), StringCodec.get());
       SkipHints hints = ((TypedTable<String, String>) reader).getSkipHints();

@@ -74,8 +74,8 @@ public final class LearnWindowScenario {
 
   private static SkipHints hints() {
     OzoneConfiguration conf = new OzoneConfiguration();
-    conf.set(SkipHints.LEARN_THRESHOLD_KEY, "0");
-    return new SkipHints("keyTable", SkipHints.Settings.fromConfig(conf));
+    conf.set(SkipHintSettings.LEARN_THRESHOLD_KEY, "0");
+    return new SkipHints("keyTable", SkipHintSettings.fromConfig(conf));
   }
 
   private static byte[] bytes(String s) {

@@ -31,7 +31,7 @@ class SkipHintsColumnFamilyTest {
   void everyTableObjectOfAFamilySharesOneState(@TempDir Path tmp) throws Exception {
     OzoneConfiguration conf = new OzoneConfiguration();
     try (DBStore store = open(conf, tmp.resolve("om"), null);
-         SkipHints.Group group = new SkipHints.Group(SkipHints.Settings.fromConfig(conf))) {
+         SkipHintGroup group = new SkipHintGroup(SkipHintSettings.fromConfig(conf))) {
       group.attach(store);
       SkipHints a = ((TypedTable<?, ?>) store.getTable(TABLE, StringCodec.get(), StringCodec.get())).getSkipHints();
       SkipHints b = ((TypedTable<?, ?>) store.getTable(TABLE, StringCodec.get(), StringCodec.get())).getSkipHints();
@@ -56,16 +56,16 @@ class SkipHintsColumnFamilyTest {
   void aStoreWithUnorderedWriteIsRefused(@TempDir Path tmp) throws Exception {
     OzoneConfiguration conf = new OzoneConfiguration();
     try (DBStore store = open(conf, tmp.resolve("om"), unorderedWrite());
-         SkipHints.Group group = new SkipHints.Group(SkipHints.Settings.fromConfig(conf))) {
+         SkipHintGroup group = new SkipHintGroup(SkipHintSettings.fromConfig(conf))) {
       IllegalStateException e = assertThrows(IllegalStateException.class, () -> group.attach(store));
-      assertTrue(e.getMessage().contains("unordered_write=true") && e.getMessage().contains(SkipHints.ENABLED_KEY),
-          e.getMessage());
+      assertTrue(e.getMessage().contains("unordered_write=true")
+          && e.getMessage().contains(SkipHintSettings.ENABLED_KEY), e.getMessage());
       assertNull(((RDBStore) store).getDb().getColumnFamily(TABLE).getSkipHints(), "no family got hints");
     }
     // With hints off the OM starts, and the store gets none: turning them on online cannot reach it.
-    conf.setBoolean(SkipHints.ENABLED_KEY, false);
+    conf.setBoolean(SkipHintSettings.ENABLED_KEY, false);
     try (DBStore store = open(conf, tmp.resolve("om"), unorderedWrite());
-         SkipHints.Group group = new SkipHints.Group(SkipHints.Settings.fromConfig(conf))) {
+         SkipHintGroup group = new SkipHintGroup(SkipHintSettings.fromConfig(conf))) {
       group.attach(store);
       group.reconfigureEnabled("true");
       assertNull(((RDBStore) store).getDb().getColumnFamily(TABLE).getSkipHints(), "no family got hints");
@@ -89,7 +89,7 @@ class SkipHintsColumnFamilyTest {
    */
   @Test
   void cacheRecordsAreBounded() {
-    SkipHints hints = new SkipHints(TABLE, SkipHints.Settings.fromConfig(new OzoneConfiguration()));
+    SkipHints hints = new SkipHints(TABLE, SkipHintSettings.fromConfig(new OzoneConfiguration()));
     for (long epoch = 0; epoch < SkipHints.MAX_CACHED; epoch++) {
       hints.announceCached(bytes("/vol/other/" + epoch), epoch);
     }
@@ -108,7 +108,7 @@ class SkipHintsColumnFamilyTest {
    */
   @Test
   void aLargeBatchDoesNotTurnHintsOff() {
-    SkipHints hints = new SkipHints(TABLE, SkipHints.Settings.fromConfig(new OzoneConfiguration()));
+    SkipHints hints = new SkipHints(TABLE, SkipHintSettings.fromConfig(new OzoneConfiguration()));
     java.util.List<byte[]> batch = new java.util.ArrayList<>();
     for (long i = 0; i <= SkipHints.MAX_CACHED; i++) {
       batch.add(hints.announce(bytes("/vol/other/" + i)));

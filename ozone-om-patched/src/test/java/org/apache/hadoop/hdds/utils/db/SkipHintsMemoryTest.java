@@ -35,7 +35,7 @@ class SkipHintsMemoryTest {
    */
   @Test
   void stepSpansAtTheDefaultBound() throws Exception {
-    double mb = measured("step spans", "steps", SkipHints.MAX_ENTRIES_DEFAULT) / 1e6;
+    double mb = measured("step spans", "steps", SkipHintSettings.MAX_ENTRIES_DEFAULT) / 1e6;
     assertTrue(mb > 10 && mb < 80, mb + " MB");
   }
 
@@ -74,7 +74,7 @@ class SkipHintsMemoryTest {
     boolean pending = args.length > 1 && args[1].equals("pending");
     boolean steps = args.length > 1 && args[1].equals("steps");
     long before = usedAfterGc();
-    SkipHints hints = new SkipHints("keyTable", SkipHints.Settings.fromConfig(new OzoneConfiguration()));
+    SkipHints hints = new SkipHints("keyTable", SkipHintSettings.fromConfig(new OzoneConfiguration()));
     if (pending) {
       for (long i = 0; i < SkipHints.MAX_CACHED; i++) {
         String key = String.format("/volume-0001/bucket-000042/key-%029d", i); // 60 bytes
@@ -82,7 +82,7 @@ class SkipHintsMemoryTest {
       }
     } else if (steps) {
       // Every other key of one bucket, so no two spans touch: (key 2i, key 2i+1) for 100,000 values of i.
-      for (long i = 0; i < SkipHints.MAX_ENTRIES_DEFAULT; i++) {
+      for (long i = 0; i < SkipHintSettings.MAX_ENTRIES_DEFAULT; i++) {
         byte[] from = String.format("/volume-0001/bucket-000042/key-%029d", 2 * i).getBytes(StandardCharsets.UTF_8);
         byte[] to = String.format("/volume-0001/bucket-000042/key-%029d", 2 * i + 1)
             .getBytes(StandardCharsets.UTF_8);
@@ -100,8 +100,8 @@ class SkipHintsMemoryTest {
   @Test
   void theBoundKeepsATableAtItsMaximum() {
     OzoneConfiguration conf = new OzoneConfiguration();
-    conf.setInt(SkipHints.MAX_ENTRIES_KEY, 1_000);
-    SkipHints hints = new SkipHints("keyTable", SkipHints.Settings.fromConfig(conf));
+    conf.setInt(SkipHintSettings.MAX_ENTRIES_KEY, 1_000);
+    SkipHints hints = new SkipHints("keyTable", SkipHintSettings.fromConfig(conf));
     fill(hints, 5_000);
     // Past the bound the least recently used go, down to 15/16 of it, so the table holds between 937 and 1,000.
     assertTrue(hints.size() <= 1_000 && hints.size() >= 1_000 - 1_000 / 16, "spans held: " + hints.size());
