@@ -163,9 +163,9 @@ final class PlannerFixtures {
     long mem = memDeletes.getOrDefault(table, 0L);
     long minDead = count(kv.getOrDefault("min-dead", String.valueOf(PlannerSettings.defaults().deadHeadMinKeys())));
     Map<String, Long> bounds = new HashMap<>();
-    HeadPlanner.candidates(tableFiles, mem, sorted, minDead)
+    Picks.byDeletionBound(tableFiles, mem, sorted, minDead)
         .forEach(p -> bounds.put(p.range().label(), p.deadBound()));
-    HeadPlanner.candidates(tableFiles, mem, HeadPlanner.directories(tableFiles, sorted), minDead)
+    Picks.byDeletionBound(tableFiles, mem, HeadPlanner.directories(tableFiles, sorted), minDead)
         .forEach(p -> bounds.put(p.range().label(), p.deadBound()));
     List<String> out = new ArrayList<>();
     for (KeyRange r : HeadPlanner.pickProbes(table, tableFiles, mem, sorted, hot, settings(kv),
