@@ -141,14 +141,15 @@ public final class CountPlanner {
   }
 
   /**
-   * Plans counted buckets of every table, best first (by score), within what the round left of its budget;
-   * {@code notPlanned} holds those that did not qualify, must wait or are over budget.
+   * Plans counted buckets of every table, best first (by score), within what the round left of its {@code budget},
+   * and takes from it what it plans; {@code notPlanned} holds those that did not qualify, must wait or are over
+   * budget.
    *
    * @param filesByTable   live SST files per table
    * @param bucketsByTable sorted bucket ranges per table
    */
   public static CompactionPlan plan(List<RangeCount> counts, Map<String, List<SstFile>> filesByTable,
-      Map<String, List<KeyRange>> bucketsByTable, PlannerSettings settings, Budget.Spent spent) {
+      Map<String, List<KeyRange>> bucketsByTable, PlannerSettings settings, Budget budget) {
     List<RangeAssessment> qualified = new ArrayList<>();
     List<RangeAssessment> notPlanned = new ArrayList<>();
     Map<String, TableFacts> facts = new HashMap<>(); // indexed once per table, not once per count
@@ -161,7 +162,6 @@ public final class CountPlanner {
     }
     qualified.sort(Comparator.comparingDouble(RangeAssessment::score).reversed());
     List<RangeAssessment> planned = new ArrayList<>();
-    Budget budget = new Budget(settings, spent);
     for (RangeAssessment a : qualified) {
       RangeAssessment over = budget.take(a);
       (over == null ? planned : notPlanned).add(over == null ? a : over);

@@ -205,16 +205,15 @@ public final class HeadPlanner {
   /**
    * Plans the dead heads found by a probe: each head with at least {@code settings.deadHeadMinKeys()} dead entries becomes a
    * compaction of its dead span, assessed like any range (cost, bottommost mode, busy files) so the round can
-   * re-check and verify it the same way. Ranked as the class comment says, and kept within {@code ranges.per.run}
-   * and {@code bytes.per.run} ({@link Budget}: heads come first in a round, and its range plan gets what they
-   * leave);
+   * re-check and verify it the same way. Ranked as the class comment says, and kept within what is left of the
+   * round's {@code budget} ({@code ranges.per.run}, {@code bytes.per.run}), from which it takes what it plans;
    * {@code notPlanned} holds the probed heads that did not qualify, must wait or are over budget.
    *
    * @param filesByTable live SST files per table
    * @param bucketsByTable sorted bucket ranges per table
    */
   public static CompactionPlan plan(List<HeadFacts> heads, Map<String, List<SstFile>> filesByTable,
-      Map<String, List<KeyRange>> bucketsByTable, PlannerSettings settings) {
+      Map<String, List<KeyRange>> bucketsByTable, PlannerSettings settings, Budget budget) {
     List<HeadFacts> ranked = new ArrayList<>(heads);
     ranked.sort(Comparator.comparing((HeadFacts h) -> !h.isTableHead())
         .thenComparing(Comparator.comparingLong(HeadFacts::deadEntries).reversed())
@@ -222,7 +221,6 @@ public final class HeadPlanner {
         .thenComparing(h -> h.range().begin(), Keys::compare));
     List<RangeAssessment> planned = new ArrayList<>();
     List<RangeAssessment> notPlanned = new ArrayList<>();
-    Budget budget = new Budget(settings, Budget.Spent.NONE);
     for (HeadFacts h : ranked) {
       KeyRange span = h.deadSpan();
       if (span == null || h.deadEntries() == 0) {

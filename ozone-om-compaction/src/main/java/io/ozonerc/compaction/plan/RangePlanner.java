@@ -56,13 +56,13 @@ public final class RangePlanner {
   private RangePlanner() { }
 
   /**
-   * Plans one round.
+   * Plans one round that compacts ranges alone: with the whole budget of {@code settings}.
    *
    * @param files          live SST files of any tables; files of tables not in {@code bucketsByTable} are ignored
    * @param bucketsByTable the tables to consider, each with its bucket ranges (may be empty)
    * @param noProgress     ranges to leave out: their last compaction removed no tombstone and their files are
    *                       unchanged since ({@link NoProgress#unchangedIn}), so compacting them again would not either
-   * @param settings       thresholds and budget
+   * @param settings       thresholds and budget per round
    */
   public static CompactionPlan plan(List<SstFile> files, Map<String, List<KeyRange>> bucketsByTable,
       List<KeyRange> noProgress, PlannerSettings settings) {
@@ -70,7 +70,7 @@ public final class RangePlanner {
   }
 
   /**
-   * Plans one round, asking {@code work} between ranges whether to stop. A stopped plan ranks and budgets what it
+   * Plans one round that compacts ranges alone, asking {@code work} between ranges whether to stop. A stopped plan ranks and budgets what it
    * assessed so far (tables in name order, ranges in key order) and says so ({@link CompactionPlan#complete()}).
    *
    * <p>Cost: each table's files and buckets are sorted once ({@link TableFacts}); each range then costs a few
@@ -81,15 +81,15 @@ public final class RangePlanner {
    */
   public static CompactionPlan plan(List<SstFile> files, Map<String, List<KeyRange>> bucketsByTable,
       List<KeyRange> noProgress, PlannerSettings settings, PlanWork work) {
-    return plan(files, bucketsByTable, noProgress, settings, Budget.Spent.NONE, work);
+    return plan(files, bucketsByTable, noProgress, settings, Budget.of(settings), work);
   }
 
   /**
-   * Plans the rest of a round that already spent {@code spent} of its budget (on dead heads): ranges fit in what
-   * is left of {@code ranges.per.run} and {@code bytes.per.run}.
+   * Plans the ranges of a round within what is left of its {@code budget} (dead heads may have taken some), and
+   * takes from it what it plans.
    */
   public static CompactionPlan plan(List<SstFile> files, Map<String, List<KeyRange>> bucketsByTable,
-      List<KeyRange> noProgress, PlannerSettings settings, Budget.Spent spent, PlanWork work) {
+      List<KeyRange> noProgress, PlannerSettings settings, Budget budget, PlanWork work) {
     List<RangeAssessment> candidates = new ArrayList<>();
     List<RangeAssessment> rejected = new ArrayList<>();
     Map<String, Double> worst = new TreeMap<>();
@@ -132,7 +132,6 @@ public final class RangePlanner {
     candidates.sort(BEST_FIRST);
     List<RangeAssessment> planned = new ArrayList<>();
     List<RangeAssessment> notPlanned = new ArrayList<>();
-    Budget budget = new Budget(settings, spent);
     for (RangeAssessment a : candidates) {
       RangeAssessment over = budget.take(a);
       if (over == null) {

@@ -128,10 +128,11 @@ final class PlannerFixtures {
         case "plan" -> out = explained(RangePlanner.plan(files, buckets, noProgress, settings(kv)), files, buckets)
             .describe();
         case "probes" -> out = probes(kv, files, buckets, memDeletes, hot);
-        case "heads" -> out = HeadPlanner.plan(heads, byTable(files), sortedByTable(buckets), settings(kv)).describe();
+        case "heads" -> out = HeadPlanner.plan(heads, byTable(files), sortedByTable(buckets), settings(kv),
+            Budget.of(settings(kv))).describe();
         case "counts" -> out = counts(kv, files, buckets, noProgress);
         case "counted" -> out = CountPlanner.plan(counts, byTable(files), sortedByTable(buckets), settings(kv),
-            Budget.Spent.NONE).describe();
+            Budget.of(settings(kv))).describe();
         default -> throw new IllegalArgumentException(where + ": unknown directive " + w[0]);
       }
     }
