@@ -1,20 +1,36 @@
 package io.ozonerc.compaction.plan;
 
 /**
- * A round's budget as a plan spends it, best candidate first: at most {@code ranges.per.run} compactions and
- * {@code bytes.per.run} file bytes (0: no byte limit) in the whole round, whatever their kind. The round's first
- * compaction always fits the byte limit, so a range larger than the limit is not starved. A round compacts its
- * heads first and plans its ranges after, with what the heads already spent ({@link Spent}).
+ * A round's budget: at most {@code ranges.per.run} compactions and {@code bytes.per.run} file bytes (0: no byte
+ * limit) in the whole round, whatever their kind. The round's first compaction always fits the byte limit, so a
+ * range larger than the limit is not starved.
+ *
+ * <p>One per round ({@link #of}): the round makes it and hands it to each of its planners in turn, and each takes
+ * from it what it plans, best candidate first ({@link #take}). What a plan took is the round's until its pass has
+ * run: a compaction that ran stays charged, at the bytes its re-check found ({@link #ran}); one that did not run
+ * (skipped on re-check, or left by a stop) is given back ({@link #giveBack}). So a later plan of the same round
+ * gets what the compactions before it left, whatever the plans before it had taken.
+ *
+ * <p>Not thread-safe: a round is run by one thread.
  */
 public final class Budget {
   private final PlannerSettings settings;
-  private int taken;
-  private long bytes;
+  private int taken;  // compactions the round ran, or planned and not yet ran
+  private long bytes; // their file bytes: as re-checked for those that ran, as planned for the others
 
-  Budget(PlannerSettings settings, Spent spent) {
+  /** A round that has already taken {@code taken} compactions of {@code bytes} file bytes. */
+  Budget(PlannerSettings settings, int taken, long bytes) {
+    if (taken < 0 || bytes < 0) {
+      throw new IllegalArgumentException("negative spending " + taken + " " + bytes);
+    }
     this.settings = settings;
-    this.taken = spent.compactions();
-    this.bytes = spent.bytes();
+    this.taken = taken;
+    this.bytes = bytes;
+  }
+
+  /** The whole budget of a round with {@code settings}: nothing taken yet. */
+  public static Budget of(PlannerSettings settings) {
+    return new Budget(settings, 0, 0);
   }
 
   /** Takes {@code a} and returns null when it fits; otherwise returns it as {@link Verdict#OVER_BUDGET}. */
@@ -33,27 +49,29 @@ public final class Budget {
   }
 
   /**
-   * Whether {@code spent} leaves room for no further compaction: {@code ranges.per.run} reached, or
-   * {@code bytes.per.run} used up after the round's first compaction (every compaction rewrites files of some bytes,
-   * so none would fit; {@link #take} would find each over budget).
+   * A compaction a plan took ({@code planned}) ran after its re-check found it at {@code fresh}: it stays taken,
+   * charged from now on at the file bytes it was compacted at.
    */
-  public static boolean exhausted(PlannerSettings settings, Spent spent) {
-    return spent.compactions() >= settings.rangesPerRun() || (spent.compactions() > 0
-        && settings.maxBytesPerRun() > 0 && spent.bytes() >= settings.maxBytesPerRun());
+  public void ran(RangeAssessment planned, RangeAssessment fresh) {
+    bytes += fresh.stats().fileBytes() - planned.stats().fileBytes();
+  }
+
+  /** A compaction a plan took ({@code planned}) did not run: what it took is the round's again. */
+  public void giveBack(RangeAssessment planned) {
+    if (taken == 0) {
+      throw new IllegalStateException("nothing taken to give back: " + planned.range());
+    }
+    taken--;
+    bytes -= planned.stats().fileBytes();
   }
 
   /**
-   * What a round already spent of its budget before a plan: compactions started and the file bytes they were
-   * planned at.
+   * Whether no further compaction fits: {@code ranges.per.run} reached, or {@code bytes.per.run} used up after the
+   * round's first compaction (every compaction rewrites files of some bytes, so none would fit; {@link #take} would
+   * find each over budget).
    */
-  public record Spent(int compactions, long bytes) {
-    /** Nothing spent: a round's first plan. */
-    public static final Spent NONE = new Spent(0, 0);
-
-    public Spent {
-      if (compactions < 0 || bytes < 0) {
-        throw new IllegalArgumentException("negative spending " + compactions + " " + bytes);
-      }
-    }
+  public boolean exhausted() {
+    return taken >= settings.rangesPerRun()
+        || (taken > 0 && settings.maxBytesPerRun() > 0 && bytes >= settings.maxBytesPerRun());
   }
 }

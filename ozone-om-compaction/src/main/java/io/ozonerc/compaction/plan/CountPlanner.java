@@ -17,12 +17,12 @@ import java.util.TreeMap;
  * never qualifies. So after the range plan, the buckets it left below the thresholds are counted when the
  * deletions of every file overlapping them, each file counted whole, reach {@code min.tombstones}: the estimate can
  * only be that wrong where that upper bound allows it (the same bound picks dead heads to probe,
- * {@link HeadPlanner#candidates}). Only buckets the range plan judged whole (it splits one over
+ * {@link Picks#byDeletionBound}). Only buckets the range plan judged whole (it splits one over
  * {@code max.compaction.entries}); those that any planned, busy, over-budget or stuck range overlaps, and counted
  * buckets whose last compaction made no progress on the files they still have, are left out: counting would not
  * change their fate this round; so are buckets whose compaction would be busy or wait for level 0 whatever the
  * count ({@link #withoutFatesDecided}). At most {@code budget} per table and round: half to the
- * largest estimates (then bounds), the rest in turn ({@link HeadPlanner#topAndRotating}); a count reads the
+ * largest estimates (then bounds), the rest in turn ({@link Picks#topAndRotating}); a count reads the
  * bucket's part of each straddling file once, about what one full listing of it reads.
  *
  * <h2>What a count decides</h2>
@@ -85,7 +85,8 @@ public final class CountPlanner {
     }
     List<Candidate> ranked = new ArrayList<>();
     // the bound counts each delete twice (tombstone and hidden value): twice the threshold is the same test
-    for (HeadPlanner.ProbeCandidate c : HeadPlanner.candidates(tableFiles, 0, sortedBuckets, 2 * minTombstones)) {
+    long minBound = Picks.DEAD_ENTRIES_PER_DELETE * minTombstones;
+    for (Picks.Bound c : Picks.byDeletionBound(tableFiles, 0, sortedBuckets, minBound)) {
       Double estimate = estimated.get(c.range().begin());
       // only buckets the range plan judged whole: one it split is over max.compaction.entries as a whole
       if (estimate != null && !overlapsAny(decided, c.range())) {
@@ -95,7 +96,7 @@ public final class CountPlanner {
     // One flush spanning every bucket gives them all one bound; the estimate, wrong as it may be in size, still
     // leans toward where the deletes are (it shares a file by where the data below it lies).
     ranked.sort(Comparator.comparingDouble(Candidate::estimate).thenComparingLong(Candidate::bound).reversed());
-    List<KeyRange> picks = HeadPlanner.topAndRotating(ranked, budget, rotation).stream().map(Candidate::range).toList();
+    List<KeyRange> picks = Picks.topAndRotating(ranked, budget, rotation).stream().map(Candidate::range).toList();
     return picks.isEmpty() ? picks : withoutFatesDecided(picks, TableFacts.of(tableFiles, sortedBuckets), settings);
   }
 
@@ -110,7 +111,7 @@ public final class CountPlanner {
   static List<KeyRange> withoutFatesDecided(List<KeyRange> picks, TableFacts t, PlannerSettings s) {
     List<KeyRange> out = new ArrayList<>(picks.size());
     for (KeyRange r : picks) {
-      RangeStats st = RangePlanner.assess(countedRange(r), t, s).stats();
+      RangeStats st = Qualification.assess(countedRange(r), t, s).stats();
       if (!st.busy() && !st.waitsForLevel0(s)) {
         out.add(r);
       }
@@ -140,14 +141,15 @@ public final class CountPlanner {
   }
 
   /**
-   * Plans counted buckets of every table, best first (by score), within what the round left of its budget;
-   * {@code notPlanned} holds those that did not qualify, must wait or are over budget.
+   * Plans counted buckets of every table, best first (by score), within what the round left of its {@code budget},
+   * and takes from it what it plans; {@code notPlanned} holds those that did not qualify, must wait or are over
+   * budget.
    *
    * @param filesByTable   live SST files per table
    * @param bucketsByTable sorted bucket ranges per table
    */
   public static CompactionPlan plan(List<RangeCount> counts, Map<String, List<SstFile>> filesByTable,
-      Map<String, List<KeyRange>> bucketsByTable, PlannerSettings settings, Budget.Spent spent) {
+      Map<String, List<KeyRange>> bucketsByTable, PlannerSettings settings, Budget budget) {
     List<RangeAssessment> qualified = new ArrayList<>();
     List<RangeAssessment> notPlanned = new ArrayList<>();
     Map<String, TableFacts> facts = new HashMap<>(); // indexed once per table, not once per count
@@ -160,7 +162,6 @@ public final class CountPlanner {
     }
     qualified.sort(Comparator.comparingDouble(RangeAssessment::score).reversed());
     List<RangeAssessment> planned = new ArrayList<>();
-    Budget budget = new Budget(settings, spent);
     for (RangeAssessment a : qualified) {
       RangeAssessment over = budget.take(a);
       (over == null ? planned : notPlanned).add(over == null ? a : over);
@@ -181,7 +182,7 @@ public final class CountPlanner {
   /** {@link #assess(RangeCount, List, List, PlannerSettings)} on an indexed table. */
   static RangeAssessment assess(RangeCount c, TableFacts t, PlannerSettings s) {
     KeyRange counted = countedRange(c.range());
-    RangeAssessment base = RangePlanner.assess(counted, t, s);
+    RangeAssessment base = Qualification.assess(counted, t, s);
     RangeStats est = base.stats();
     // Each tombstone hides at most one older put; what a listing steps over, for ranking only.
     long hidden = Math.min(c.tombstones(), c.entries() - c.tombstones());
@@ -193,8 +194,8 @@ public final class CountPlanner {
     String why = "counted " + c.tombstones() + " tombstones in " + c.entries() + " entries (" + c.filesRead()
         + " straddling file(s) read; estimated " + Math.round(est.tombstones()) + "): tombstones " + c.tombstones()
         + (c.tombstones() >= s.minTombstones() ? " >= " : " < ") + s.minTombstones() + ", ratio "
-        + RangePlanner.twoDecimals(st.tombstoneRatio())
-        + (st.tombstoneRatio() >= s.tombstoneRatio() ? " >= " : " < ") + RangePlanner.twoDecimals(s.tombstoneRatio())
+        + Qualification.twoDecimals(st.tombstoneRatio())
+        + (st.tombstoneRatio() >= s.tombstoneRatio() ? " >= " : " < ") + Qualification.twoDecimals(s.tombstoneRatio())
         + (v == Verdict.BUSY ? "; an overlapping file is being compacted"
             : v == Verdict.WAITS_FOR_LEVEL0 ? "; its compaction would rewrite " + st.fileEntries()
                 + " entries > max.compaction.entries " + s.maxCompactionEntries() + " (level-0 files spanning "

@@ -78,18 +78,7 @@ public final class HeadPlanner {
    */
   public static final int PROBES_PER_ROUND = 1_000;
 
-  /** Dead entries a deleted key costs a reader at most, in the OM's create-then-delete use: tombstone + value. */
-  static final int DEAD_ENTRIES_PER_DELETE = 2;
-
   private HeadPlanner() { }
-
-  /** A bucket or directory range and the upper bound of the dead entries a seek at its start could step over. */
-  public record ProbeCandidate(KeyRange range, long deadBound) {
-    @Override
-    public String toString() {
-      return range.table() + " " + range.label() + " bound=" + deadBound;
-    }
-  }
 
   /**
    * The ranges of one table to probe this round: its table head first, then bucket and directory candidates (see
@@ -114,17 +103,18 @@ public final class HeadPlanner {
         out.add(r);
       }
     }
-    List<ProbeCandidate> rest = new ArrayList<>();
-    List<ProbeCandidate> all = new ArrayList<>(candidates(tableFiles, memDeletes, sortedBuckets, minDeadKeys));
-    all.addAll(candidates(tableFiles, memDeletes, withoutDirectoriesThatMustWait(
+    List<Picks.Bound> rest = new ArrayList<>();
+    List<Picks.Bound> all = new ArrayList<>(Picks.byDeletionBound(tableFiles, memDeletes, sortedBuckets,
+        minDeadKeys));
+    all.addAll(Picks.byDeletionBound(tableFiles, memDeletes, withoutDirectoriesThatMustWait(
         directories(tableFiles, sortedBuckets), tableFiles, settings), minDeadKeys));
-    all.sort(Comparator.comparingLong(ProbeCandidate::deadBound).reversed());
-    for (ProbeCandidate c : all) {
+    all.sort(Comparator.comparingLong(Picks.Bound::deadBound).reversed());
+    for (Picks.Bound c : all) {
       if (hotHere.stream().noneMatch(h -> Arrays.equals(h.begin(), c.range().begin()))) {
         rest.add(c);
       }
     }
-    topAndRotating(rest, budget - out.size(), rotation).forEach(c -> out.add(c.range()));
+    Picks.topAndRotating(rest, budget - out.size(), rotation).forEach(c -> out.add(c.range()));
     return out;
   }
 
@@ -156,65 +146,6 @@ public final class HeadPlanner {
         out.add(r);
       }
     }
-    return out;
-  }
-
-  /**
-   * At most {@code slots} of {@code ranked} (best first): all of them when they fit; otherwise the better half of
-   * the slots to the best, and the other half to the rest in turn, moved on by {@code rotation} (a counter the
-   * caller increases every round), so every one is taken within a bounded number of rounds.
-   */
-  static <T> List<T> topAndRotating(List<T> ranked, int slots, long rotation) {
-    if (ranked.size() <= slots) {
-      return ranked;
-    }
-    List<T> out = new ArrayList<>(ranked.subList(0, (slots + 1) / 2));
-    int top = out.size();
-    int rotating = slots - top;
-    int others = ranked.size() - top;
-    long start = Math.floorMod(rotation * rotating, (long) others);
-    for (int i = 0; i < rotating; i++) {
-      out.add(ranked.get(top + (int) ((start + i) % others)));
-    }
-    return out;
-  }
-
-  /**
-   * Ranges (buckets, or directories) whose upper bound of dead entries reaches {@code minDeadKeys}, largest bound
-   * first (ties in key order). One sort of the files by each end and a binary search per bucket: O((buckets + files) log files).
-   * The deletions of the files overlapping [b, e) are those of files starting before e minus those of files
-   * ending before b (a file that ends before b also starts before e).
-   */
-  static List<ProbeCandidate> candidates(List<SstFile> tableFiles, long memDeletes, List<KeyRange> sortedBuckets,
-      long minDeadKeys) {
-    if (sortedBuckets.isEmpty()) {
-      return List.of();
-    }
-    int n = tableFiles.size();
-    byte[][] smallest = new byte[n][];
-    byte[][] largest = new byte[n][];
-    long[] delBySmallest = new long[n + 1]; // prefix sums of deletions, files ordered by smallest key
-    long[] delByLargest = new long[n + 1];  // ... ordered by largest key
-    List<SstFile> bySmallest = new ArrayList<>(tableFiles);
-    bySmallest.sort(Comparator.comparing(SstFile::smallestKey, Keys::compare));
-    List<SstFile> byLargest = new ArrayList<>(tableFiles);
-    byLargest.sort(Comparator.comparing(SstFile::largestKey, Keys::compare));
-    for (int i = 0; i < n; i++) {
-      smallest[i] = bySmallest.get(i).smallestKey();
-      delBySmallest[i + 1] = delBySmallest[i] + bySmallest.get(i).deletions();
-      largest[i] = byLargest.get(i).largestKey();
-      delByLargest[i + 1] = delByLargest[i] + byLargest.get(i).deletions();
-    }
-    List<ProbeCandidate> out = new ArrayList<>();
-    for (KeyRange b : sortedBuckets) {
-      long startBeforeEnd = b.end() == null ? delBySmallest[n] : delBySmallest[countBelow(smallest, b.end())];
-      long endBeforeBegin = delByLargest[countBelow(largest, b.begin())];
-      long bound = DEAD_ENTRIES_PER_DELETE * (startBeforeEnd - endBeforeBegin + memDeletes);
-      if (bound >= minDeadKeys) {
-        out.add(new ProbeCandidate(b, bound));
-      }
-    }
-    out.sort(Comparator.comparingLong(ProbeCandidate::deadBound).reversed());
     return out;
   }
 
@@ -252,7 +183,7 @@ public final class HeadPlanner {
       return;
     }
     byte[] dir = Arrays.copyOf(key, slash + 1);
-    int at = countBelow(begins, Keys.keySuccessor(dir)) - 1; // the last bucket beginning at or before dir
+    int at = Keys.countBelow(begins, Keys.keySuccessor(dir)) - 1; // the last bucket beginning at or before dir
     if (at < 0 || out.containsKey(dir)) {
       return;
     }
@@ -267,11 +198,6 @@ public final class HeadPlanner {
     }
   }
 
-  /** Number of keys in sorted {@code keys} strictly below {@code bound} ({@link Keys#search}, uncounted). */
-  private static int countBelow(byte[][] keys, byte[] bound) {
-    return Keys.search(keys, bound, false, 0, PlanWork.unbounded());
-  }
-
   private static boolean isTableHead(KeyRange r) {
     return r.kind() == KeyRange.Kind.TABLE;
   }
@@ -279,16 +205,15 @@ public final class HeadPlanner {
   /**
    * Plans the dead heads found by a probe: each head with at least {@code settings.deadHeadMinKeys()} dead entries becomes a
    * compaction of its dead span, assessed like any range (cost, bottommost mode, busy files) so the round can
-   * re-check and verify it the same way. Ranked as the class comment says, and kept within {@code ranges.per.run}
-   * and {@code bytes.per.run} ({@link Budget}: heads come first in a round, and its range plan gets what they
-   * leave);
+   * re-check and verify it the same way. Ranked as the class comment says, and kept within what is left of the
+   * round's {@code budget} ({@code ranges.per.run}, {@code bytes.per.run}), from which it takes what it plans;
    * {@code notPlanned} holds the probed heads that did not qualify, must wait or are over budget.
    *
    * @param filesByTable live SST files per table
    * @param bucketsByTable sorted bucket ranges per table
    */
   public static CompactionPlan plan(List<HeadFacts> heads, Map<String, List<SstFile>> filesByTable,
-      Map<String, List<KeyRange>> bucketsByTable, PlannerSettings settings) {
+      Map<String, List<KeyRange>> bucketsByTable, PlannerSettings settings, Budget budget) {
     List<HeadFacts> ranked = new ArrayList<>(heads);
     ranked.sort(Comparator.comparing((HeadFacts h) -> !h.isTableHead())
         .thenComparing(Comparator.comparingLong(HeadFacts::deadEntries).reversed())
@@ -296,7 +221,6 @@ public final class HeadPlanner {
         .thenComparing(h -> h.range().begin(), Keys::compare));
     List<RangeAssessment> planned = new ArrayList<>();
     List<RangeAssessment> notPlanned = new ArrayList<>();
-    Budget budget = new Budget(settings, Budget.Spent.NONE);
     for (HeadFacts h : ranked) {
       KeyRange span = h.deadSpan();
       if (span == null || h.deadEntries() == 0) {
@@ -330,7 +254,7 @@ public final class HeadPlanner {
       files = new ArrayList<>(tableFiles);
       files.add(flushed);
     }
-    RangeAssessment base = RangePlanner.assess(span, files, sortedBuckets, settings);
+    RangeAssessment base = Qualification.assess(span, TableFacts.of(files, sortedBuckets), settings);
     boolean qualifies = minDeadKeys > 0 && h.deadEntries() >= minDeadKeys;
     String why = String.format(Locale.ROOT, "dead head %d %s %d (%s)", h.deadEntries(),
         qualifies ? ">=" : "<", minDeadKeys, h.skippedByReaders()

@@ -102,6 +102,11 @@ public final class Keys {
     return gallop(keys.length, hint, new KeysAtOrAfter(keys, key, after), work);
   }
 
+  /** Number of keys in sorted {@code keys} strictly below {@code bound} ({@link #search} from the start, uncounted). */
+  static int countBelow(byte[][] keys, byte[] bound) {
+    return search(keys, bound, false, 0, PlanWork.unbounded());
+  }
+
   /**
    * What {@link #gallop} searches: a test over the indexes of a sorted array, false up to some index and true from
    * there on. An abstract class with two small subclasses, not an {@code IntPredicate} lambda: a plan searches

@@ -29,11 +29,11 @@ import java.util.TreeSet;
  *   <li><b>Split</b> a range whose overlapping files hold more than {@code maxCompactionEntries} entries at file
  *       boundaries, greedily, so each piece stays under the cap. A cut never falls inside a file that alone
  *       exceeds the cap: such a file becomes one range of its own, never skipped.</li>
- *   <li><b>Qualify</b> each piece: tombstones >= {@code minTombstones} and tombstones/entries >=
- *       {@code tombstoneRatio} (TiKV's and HDDS-12682's test); not when an overlapping file is being compacted
- *       ({@code busy}) or the range overlaps one whose last compaction removed nothing ({@code noProgress}). A
- *       piece that fails as a whole is tried once more on the span of its tombstone-dense files
- *       ({@link #denseSubRange}).</li>
+ *   <li><b>Qualify</b> each piece ({@link Qualification}): tombstones >= {@code minTombstones} and
+ *       tombstones/entries >= {@code tombstoneRatio} (TiKV's and HDDS-12682's test); not when an overlapping file
+ *       is being compacted ({@code busy}) or the range overlaps one whose last compaction removed nothing
+ *       ({@code noProgress}). A piece that fails as a whole is tried once more on the span of its
+ *       tombstone-dense files ({@link #denseSubRange}).</li>
  *   <li><b>Merge</b> neighbouring qualifying pieces of one table (no data between them) while the merged range's
  *       files stay under the cap: one compaction instead of several over the same files.</li>
  *   <li><b>File sets</b>: RocksDB pays per file, not per range. Neighbouring pieces that fail the test on their own
@@ -56,13 +56,13 @@ public final class RangePlanner {
   private RangePlanner() { }
 
   /**
-   * Plans one round.
+   * Plans one round that compacts ranges alone: with the whole budget of {@code settings}.
    *
    * @param files          live SST files of any tables; files of tables not in {@code bucketsByTable} are ignored
    * @param bucketsByTable the tables to consider, each with its bucket ranges (may be empty)
    * @param noProgress     ranges to leave out: their last compaction removed no tombstone and their files are
    *                       unchanged since ({@link NoProgress#unchangedIn}), so compacting them again would not either
-   * @param settings       thresholds and budget
+   * @param settings       thresholds and budget per round
    */
   public static CompactionPlan plan(List<SstFile> files, Map<String, List<KeyRange>> bucketsByTable,
       List<KeyRange> noProgress, PlannerSettings settings) {
@@ -70,7 +70,7 @@ public final class RangePlanner {
   }
 
   /**
-   * Plans one round, asking {@code work} between ranges whether to stop. A stopped plan ranks and budgets what it
+   * Plans one round that compacts ranges alone, asking {@code work} between ranges whether to stop. A stopped plan ranks and budgets what it
    * assessed so far (tables in name order, ranges in key order) and says so ({@link CompactionPlan#complete()}).
    *
    * <p>Cost: each table's files and buckets are sorted once ({@link TableFacts}); each range then costs a few
@@ -81,15 +81,15 @@ public final class RangePlanner {
    */
   public static CompactionPlan plan(List<SstFile> files, Map<String, List<KeyRange>> bucketsByTable,
       List<KeyRange> noProgress, PlannerSettings settings, PlanWork work) {
-    return plan(files, bucketsByTable, noProgress, settings, Budget.Spent.NONE, work);
+    return plan(files, bucketsByTable, noProgress, settings, Budget.of(settings), work);
   }
 
   /**
-   * Plans the rest of a round that already spent {@code spent} of its budget (on dead heads): ranges fit in what
-   * is left of {@code ranges.per.run} and {@code bytes.per.run}.
+   * Plans the ranges of a round within what is left of its {@code budget} (dead heads may have taken some), and
+   * takes from it what it plans.
    */
   public static CompactionPlan plan(List<SstFile> files, Map<String, List<KeyRange>> bucketsByTable,
-      List<KeyRange> noProgress, PlannerSettings settings, Budget.Spent spent, PlanWork work) {
+      List<KeyRange> noProgress, PlannerSettings settings, Budget budget, PlanWork work) {
     List<RangeAssessment> candidates = new ArrayList<>();
     List<RangeAssessment> rejected = new ArrayList<>();
     Map<String, Double> worst = new TreeMap<>();
@@ -132,7 +132,6 @@ public final class RangePlanner {
     candidates.sort(BEST_FIRST);
     List<RangeAssessment> planned = new ArrayList<>();
     List<RangeAssessment> notPlanned = new ArrayList<>();
-    Budget budget = new Budget(settings, spent);
     for (RangeAssessment a : candidates) {
       RangeAssessment over = budget.take(a);
       if (over == null) {
@@ -158,7 +157,7 @@ public final class RangePlanner {
           && Math.round(RangeStats.estimate(t, piece.begin(), piece.end()).entries()) == 0) {
         continue; // a gap that straddling files cross but that holds nothing by estimate
       }
-      RangeAssessment a = assessInPlan(piece, t, settings);
+      RangeAssessment a = Qualification.inPlan(piece, t, settings);
       if (a.verdict() == Verdict.BELOW_THRESHOLD) {
         a = denseSubRange(piece, t, settings).orElse(a);
       }
@@ -173,17 +172,13 @@ public final class RangePlanner {
   }
 
   /**
-   * Assesses one range against fresh facts: the qualification test of step 3 and the bottommost decision.
-   * Used by the service's re-check right before a compaction; indexes {@code tableFiles} first.
+   * Assesses one range against fresh facts: the qualification test of step 3 and the bottommost decision
+   * ({@link Qualification#assess}). Used by the service's re-check right before a compaction; indexes
+   * {@code tableFiles} first.
    */
   public static RangeAssessment assess(KeyRange range, List<SstFile> tableFiles, List<KeyRange> buckets,
       PlannerSettings s) {
-    return assess(range, TableFacts.of(tableFiles, buckets), s);
-  }
-
-  /** Assesses one range of an indexed table (see {@link #assess(KeyRange, List, List, PlannerSettings)}). */
-  public static RangeAssessment assess(KeyRange range, TableFacts t, PlannerSettings s) {
-    return explain(assessInPlan(range, t, s), t);
+    return Qualification.assess(range, TableFacts.of(tableFiles, buckets), s);
   }
 
   /**
@@ -193,54 +188,9 @@ public final class RangePlanner {
    * it is.
    */
   public static RangeAssessment explain(RangeAssessment a, TableFacts index) {
-    if (a.explained()) {
-      return a;
-    }
-    KeyRange r = a.range();
-    RangeStats st = a.stats().withCost(CompactionCost.estimate(index, r.begin(), r.end(), a.forceBottommost()));
-    return a.explainedAs(st, why(st, a.thresholds(), ""));
+    return Qualification.explain(a, index);
   }
 
-  /** {@link #assess(KeyRange, TableFacts, PlannerSettings)}, leaving a range below the thresholds unexplained. */
-  private static RangeAssessment assessInPlan(KeyRange range, TableFacts t, PlannerSettings s) {
-    RangeStats est = RangeStats.estimate(t, range.begin(), range.end());
-    boolean force = switch (s.bottommost()) {
-      case FORCE -> true;
-      case SKIP -> false;
-      // Tombstones in the deepest level are dropped only by a bottommost rewrite; elsewhere the merge drops them.
-      case AUTO -> est.deepestLevel() > 0 && est.tombstones() > 0 && est.bottomTombstones() * 2 >= est.tombstones();
-    };
-    long tombstones = Math.round(est.tombstones());
-    if (est.deepestLevel() < 0 || tombstones < s.minTombstones() || est.tombstoneRatio() < s.tombstoneRatio()) {
-      // Nearly every range of a plan ends here: its cost and words are worked out only when a report asks.
-      return RangeAssessment.unexplained(range, est, force, s);
-    }
-    RangeStats st = est.withCost(CompactionCost.estimate(t, range.begin(), range.end(), force));
-    Verdict v = st.busy() ? Verdict.BUSY : Verdict.PLANNED;
-    return new RangeAssessment(range, st, v, why(st, s, st.busy() ? "an overlapping file is being compacted; " : ""),
-        force);
-  }
-
-  /** The numbers a verdict rests on, in words. */
-  private static String why(RangeStats st, PlannerSettings s, String lead) {
-    long tombstones = Math.round(st.tombstones());
-    // Built by hand: String.format costs more than the rest of an assessment.
-    String numbers = lead + "tombstones " + tombstones + (tombstones >= s.minTombstones() ? " >= " : " < ")
-        + s.minTombstones() + ", ratio " + twoDecimals(st.tombstoneRatio())
-        + (st.tombstoneRatio() >= s.tombstoneRatio() ? " >= " : " < ") + twoDecimals(s.tombstoneRatio());
-    if (st.fileEntries() > s.maxCompactionEntries()) {
-      numbers += "; file entries " + st.fileEntries() + " > max.compaction.entries, not splittable at a file boundary";
-    }
-    return numbers;
-  }
-
-  /** A ratio in [0, 1] with two decimals, as {@code %.2f} prints it (but for ties lost in binary). */
-  static String twoDecimals(double x) {
-    long hundredths = Math.round(x * 100);
-    return (hundredths / 100) + "." + (hundredths % 100 < 10 ? "0" : "") + (hundredths % 100);
-  }
-
-  /** A table's bucket ranges in key order. */
   /** {@link #sortedBuckets(List)} of every table. */
   public static Map<String, List<KeyRange>> sortedBuckets(Map<String, List<KeyRange>> buckets) {
     Map<String, List<KeyRange>> out = new HashMap<>();
@@ -248,6 +198,7 @@ public final class RangePlanner {
     return out;
   }
 
+  /** A table's bucket ranges in key order. */
   public static List<KeyRange> sortedBuckets(List<KeyRange> buckets) {
     List<KeyRange> sorted = new ArrayList<>(buckets);
     sorted.sort(Comparator.comparing(KeyRange::begin, Keys::compare));
@@ -280,7 +231,8 @@ public final class RangePlanner {
     if (Keys.compare(begin, range.begin()) == 0 && Keys.compareEnds(end, range.end()) == 0) {
       return java.util.Optional.empty(); // the dense files span the whole range: nothing new to assess
     }
-    RangeAssessment sub = assessInPlan(new KeyRange(range.table(), KeyRange.Kind.DENSE_PART, range.label() + " dense part", begin, end), t, s);
+    RangeAssessment sub = Qualification.inPlan(new KeyRange(range.table(), KeyRange.Kind.DENSE_PART,
+        range.label() + " dense part", begin, end), t, s);
     return sub.verdict() == Verdict.PLANNED
         ? java.util.Optional.of(sub.with(Verdict.PLANNED, sub.why() + "; the range as a whole is below threshold"))
         : java.util.Optional.empty();
@@ -402,7 +354,7 @@ public final class RangePlanner {
       if (run != null && run.verdict() == Verdict.PLANNED && a.verdict() == Verdict.PLANNED) {
         KeyRange joined = new KeyRange(run.range().table(), KeyRange.Kind.MERGED,
             run.range().label() + " + " + a.range().label(), run.range().begin(), a.range().end());
-        RangeAssessment candidate = assessInPlan(joined, t, s);
+        RangeAssessment candidate = Qualification.inPlan(joined, t, s);
         if (candidate.verdict() == Verdict.PLANNED && candidate.stats().fileEntries() <= s.maxCompactionEntries()) {
           run = candidate;
           merged++;
@@ -471,7 +423,7 @@ public final class RangePlanner {
     KeyRange last = run.get(run.size() - 1).range();
     KeyRange span = new KeyRange(first.table(), KeyRange.Kind.FILE_SET, first.label() + " .. " + last.label()
         + " (" + run.size() + " ranges)", first.begin(), last.end());
-    RangeAssessment a = assessInPlan(span, t, s);
+    RangeAssessment a = Qualification.inPlan(span, t, s);
     return a.verdict() != Verdict.PLANNED ? null : a.with(Verdict.PLANNED, a.why() + "; " + run.size()
         + " ranges below the thresholds alone whose compactions rewrite the same files");
   }

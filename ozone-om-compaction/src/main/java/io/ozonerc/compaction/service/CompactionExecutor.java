@@ -5,6 +5,7 @@ import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.HeadPlanner;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.PlanMemory;
+import io.ozonerc.compaction.plan.PlannerSettings;
 import io.ozonerc.compaction.plan.RangeAssessment;
 import io.ozonerc.compaction.plan.RangeCount;
 import io.ozonerc.compaction.plan.RangePlanner;
@@ -84,7 +85,7 @@ final class CompactionExecutor {
    *
    * @param tableBuckets the sorted bucket ranges of its table
    */
-  Ran run(RangeAssessment planned, List<KeyRange> tableBuckets, RoundSettings s, Stop.Check stops)
+  Ran run(RangeAssessment planned, List<KeyRange> tableBuckets, PlannerSettings s, Stop.Check stops)
       throws IOException {
     KeyRange key = PlanMemory.key(planned);
     Fresh first = recheck(planned, tableBuckets, s);
@@ -150,14 +151,14 @@ final class CompactionExecutor {
    * what {@code bottommost.mode} says of the facts before and after. Never after a pass that already forced it.
    */
   private static boolean secondPassDue(RangeAssessment before, Fresh after, List<KeyRange> tableBuckets,
-      RoundSettings s) {
+      PlannerSettings s) {
     if (before.forceBottommost()) {
       return false;
     }
     if (before.range().kind().isHead() || before.range().kind() == KeyRange.Kind.COUNTED) {
       return after.assessment().verdict() == Verdict.PLANNED;
     }
-    return s.planner().bottommost().needsSecondPass(before.stats(), false,
+    return s.bottommost().needsSecondPass(before.stats(), false,
         sameSpan(after, before.range(), tableBuckets));
   }
 
@@ -169,20 +170,21 @@ final class CompactionExecutor {
    * The planned compaction on fresh facts: a head probed again over its probed range, a counted bucket counted
    * again, any other range assessed again.
    */
-  private Fresh recheck(RangeAssessment planned, List<KeyRange> tableBuckets, RoundSettings s) throws IOException {
+  private Fresh recheck(RangeAssessment planned, List<KeyRange> tableBuckets, PlannerSettings s)
+      throws IOException {
     KeyRange probed = planned.probed();
     List<SstFile> tableFiles = store.liveFiles(Set.of(probed.table()));
     if (planned.range().kind() == KeyRange.Kind.COUNTED) {
       List<RangeCount> count = store.countRanges(probed.table(), List.of(probed), tableFiles);
       // not counted (a file went meanwhile): judged on the estimate, which is what left it to counting
-      return new Fresh(count.isEmpty() ? RangePlanner.assess(probed, tableFiles, tableBuckets, s.planner())
-          : CountPlanner.assess(count.get(0), tableFiles, tableBuckets, s.planner()), tableFiles, null);
+      return new Fresh(count.isEmpty() ? RangePlanner.assess(probed, tableFiles, tableBuckets, s)
+          : CountPlanner.assess(count.get(0), tableFiles, tableBuckets, s), tableFiles, null);
     }
     if (!planned.range().kind().isHead()) {
-      return new Fresh(RangePlanner.assess(probed, tableFiles, tableBuckets, s.planner()), tableFiles, null);
+      return new Fresh(RangePlanner.assess(probed, tableFiles, tableBuckets, s), tableFiles, null);
     }
     HeadFacts head = store.probeHeads(probed.table(), List.of(probed), tableFiles).get(0);
-    return new Fresh(HeadPlanner.assess(head, tableFiles, tableBuckets, s.planner()),
+    return new Fresh(HeadPlanner.assess(head, tableFiles, tableBuckets, s),
         tableFiles, head);
   }
 }

@@ -1,9 +1,11 @@
 package io.ozonerc.compaction.service;
 
+import io.ozonerc.compaction.plan.Budget;
 import io.ozonerc.compaction.plan.HeadPace;
 import io.ozonerc.compaction.plan.HeadPlan;
 import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.PlanMemory;
+import io.ozonerc.compaction.plan.PlannerSettings;
 import io.ozonerc.compaction.plan.RangeAssessment;
 import io.ozonerc.compaction.service.RoundResult.Compacted;
 import java.io.IOException;
@@ -16,10 +18,26 @@ import java.util.Map;
  * Runs the planned compactions of one pass of a round (dead heads, ranges or counted buckets) in plan order through
  * the one {@link CompactionExecutor}, with the round's stop checks asked before each, and tells the round's
  * listener of each compaction or skip. What to run is decided before: by the planners, in {@link RangeCompactor}.
- * A head pass also keeps, per probed head, what the head was left at ({@link HeadPace.Reading}), from which the
- * service paces its next head checks.
+ * A pass settles the round's budget: what ran stays taken, what was skipped or left by a stop is given back
+ * ({@link Budget}). A head pass also keeps, per probed head, what the head was left at ({@link HeadPace.Reading}),
+ * from which the service paces its next head checks.
  */
 final class PassRunner {
+  /**
+   * What the passes of one round share.
+   *
+   * @param settings      the thresholds each compaction is re-checked by
+   * @param sortedBuckets per table, its bucket ranges in key order (empty for a head check)
+   * @param stops         asked before each compaction
+   * @param budget        the round's one budget, which its plans took from
+   */
+  record Round(PlannerSettings settings, Map<String, List<KeyRange>> sortedBuckets, Stop.Check stops,
+      Budget budget) {
+    List<KeyRange> bucketsOf(String table) {
+      return sortedBuckets.getOrDefault(table, List.of());
+    }
+  }
+
   private final CompactionExecutor executor;
   private final RoundListener listener;
   private final PlanMemory memory;
@@ -31,39 +49,39 @@ final class PassRunner {
   }
 
   /** Runs the planned dead heads in order; remembers the hot ones and paces from what each was left at. */
-  RoundProgress heads(RoundSettings s, HeadPlan headPlan, Map<String, List<KeyRange>> sortedBuckets,
-      Stop.Check stops) throws IOException {
-    memory.rememberHot(headPlan.probed(), s.planner().deadHeadMinKeys());
+  RoundProgress heads(Round round, HeadPlan headPlan) throws IOException {
+    memory.rememberHot(headPlan.probed(), round.settings().deadHeadMinKeys());
     Map<KeyRange, HeadPace.Reading> readings = new LinkedHashMap<>();
     headPlan.probed().forEach(h -> readings.put(h.range(),
         new HeadPace.Reading(h.range(), h.deadEntries(), h.deadEntries())));
     listener.headsProbed(headPlan.probed());
     listener.headsPlanned(headPlan.plan());
     headPlan.plan().notPlanned().forEach(a -> HeadPace.markHeld(readings, a));
-    return run(headPlan.plan().planned(), sortedBuckets, s, stops, RoundProgress.NONE, readings);
+    return run(round, headPlan.plan().planned(), RoundProgress.NONE, readings);
   }
 
   /** Runs planned ranges or counted buckets in order, after what {@code before} (an earlier pass) did. */
-  RoundProgress ranges(List<RangeAssessment> planned, Map<String, List<KeyRange>> sortedBuckets, RoundSettings s,
-      Stop.Check stops, RoundProgress before) throws IOException {
-    return run(planned, sortedBuckets, s, stops, before, null);
+  RoundProgress ranges(Round round, List<RangeAssessment> planned, RoundProgress before) throws IOException {
+    return run(round, planned, before, null);
   }
 
   /** {@code readings} is updated for heads; null for a range pass. */
-  private RoundProgress run(List<RangeAssessment> planned, Map<String, List<KeyRange>> sortedBuckets, RoundSettings s,
-      Stop.Check stops, RoundProgress before, Map<KeyRange, HeadPace.Reading> readings) throws IOException {
+  private RoundProgress run(Round round, List<RangeAssessment> planned, RoundProgress before,
+      Map<KeyRange, HeadPace.Reading> readings) throws IOException {
     List<Compacted> done = new ArrayList<>(before.done());
     List<RangeAssessment> skipped = new ArrayList<>(before.skipped());
     for (int next = 0; next < planned.size(); next++) {
-      Stop stop = stops.check();
+      Stop stop = round.stops().check();
       if (stop != null) {
+        planned.subList(next, planned.size()).forEach(round.budget()::giveBack); // left: not run
         return new RoundProgress(done, skipped, planned.size() - next, stop,
             RoundProgress.readingsOf(readings, before));
       }
       RangeAssessment p = planned.get(next);
-      CompactionExecutor.Ran ran = executor.run(p, sortedBuckets.getOrDefault(p.range().table(), List.of()), s,
-          stops);
+      CompactionExecutor.Ran ran = executor.run(p, round.bucketsOf(p.range().table()), round.settings(),
+          round.stops());
       if (ran.skipped() != null) {
+        round.budget().giveBack(p);
         skipped.add(ran.skipped());
         listener.skipped(ran.skipped());
         if (readings != null) {
@@ -71,6 +89,7 @@ final class PassRunner {
         }
         continue;
       }
+      round.budget().ran(p, ran.compacted().before());
       done.add(ran.compacted());
       listener.compacted(ran.compacted());
       if (readings != null && ran.headBefore() != null) {
@@ -84,6 +103,7 @@ final class PassRunner {
       }
       if (ran.stop() != null) {
         // This one was compacted; its bottommost rewrite is left to a later round.
+        planned.subList(next + 1, planned.size()).forEach(round.budget()::giveBack);
         return new RoundProgress(done, skipped, planned.size() - next - 1, ran.stop(),
             RoundProgress.readingsOf(readings, before));
       }

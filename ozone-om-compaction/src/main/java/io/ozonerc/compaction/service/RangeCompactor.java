@@ -13,6 +13,7 @@ import io.ozonerc.compaction.plan.PlanWork;
 import io.ozonerc.compaction.plan.RangeCount;
 import io.ozonerc.compaction.plan.RangePlanner;
 import io.ozonerc.compaction.plan.SstFile;
+import io.ozonerc.compaction.service.PassRunner.Round;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -32,11 +33,13 @@ import org.slf4j.LoggerFactory;
  * compaction of any kind, {@link PassRunner} runs a pass's planned compactions through it, this class decides a
  * round's passes, and {@link RangeCompactionService} schedules rounds. The steps of {@link #run} (write pressure
  * and memtables, dead heads, ranges, counted buckets, each compaction through the executor under the same stop
- * checks) are described in the README's "How a round decides". {@link #checkHeads} is the dead-head pass alone
- * over the table heads and the remembered hot heads; {@link #planRound} makes a
- * round's two plans without writing (the CLI's analysis and dry run). Per-compaction events are DEBUG; the caller
- * logs the round once ({@link RoundResult#summary}). Time is read only from the clock given. One round at a time:
- * callers serialise {@link #run}.
+ * checks) are described in the README's "How a round decides". A round makes one {@link Budget}: each of its
+ * planners takes from it what it plans, and each pass keeps charged what ran and gives back the rest
+ * ({@link PassRunner}), so a later plan gets what the compactions before it left. {@link #checkHeads} is the
+ * dead-head pass alone over the table heads and the remembered hot heads; {@link #planRound} makes a round's two
+ * plans without writing (the CLI's analysis and dry run). Per-compaction events are DEBUG; the caller logs the
+ * round once ({@link RoundResult#summary}). Time is read only from the clock given. One round at a time: callers
+ * serialise {@link #run}.
  */
 public final class RangeCompactor {
   private static final Logger LOG = LoggerFactory.getLogger(RangeCompactor.class);
@@ -88,16 +91,16 @@ public final class RangeCompactor {
       return RoundResult.early(Outcome.PRESSURE, pressure, elapsedMs(start));
     }
     memory.rotate(); // once a round: the rotating halves of its head probes and counts move on
-    Stop.Check stops = () -> stopReason(s, start, stopRequested);
     List<MemtableFacts> flushed = s.flushMemtables() ? flushMemtablesThatQualify(s, stopRequested) : List.of();
     Map<String, List<KeyRange>> buckets = store.bucketRanges(s.tables());
-    Map<String, List<KeyRange>> sortedBuckets = RangePlanner.sortedBuckets(buckets);
+    Round round = new Round(s.planner(), RangePlanner.sortedBuckets(buckets),
+        () -> stopReason(s, start, stopRequested), Budget.of(s.planner()));
     List<SstFile> files = store.liveFiles(s.tables());
     HeadPlan headPlan = HeadPlan.NONE;
     RoundProgress heads = RoundProgress.NONE;
     if (s.planner().deadHeadMinKeys() > 0) {
-      headPlan = planHeads(s, files, sortedBuckets, false);
-      heads = passes.heads(s, headPlan, sortedBuckets, stops);
+      headPlan = planHeads(s, files, round.sortedBuckets(), false, round.budget());
+      heads = passes.heads(round, headPlan);
       if (heads.stop() != null) {
         return heads.result(null, headPlan, flushed, elapsedMs(start));
       }
@@ -109,42 +112,42 @@ public final class RangeCompactor {
     PlanWork work = PlanWork.until(() -> stopRequested.getAsBoolean()
         || (s.timeBudgetNanos() > 0 && nanoClock.getAsLong() - start >= s.timeBudgetNanos()));
     CompactionPlan plan = RangePlanner.plan(files, buckets, memory.unchangedRanges(files), s.planner(),
-        heads.spent(), work);
+        round.budget(), work);
     if (!plan.complete()) {
       LOG.debug("Planning stopped early after {} steps (time budget or shutdown); this round plans what it reached",
           work.steps());
     }
     listener.planned(plan);
-    RoundProgress ranges = passes.ranges(plan.planned(), sortedBuckets, s, stops, heads);
+    RoundProgress ranges = passes.ranges(round, plan.planned(), heads);
     if (ranges.stop() != null) {
       return ranges.result(plan, headPlan, flushed, elapsedMs(start));
     }
     // Counting reads files for compactions to come: not when one could not start, nor when the budget is spent.
     // The round then ends as its range pass did (a stop seen only now is the next round's to meet first).
-    if (stops.check() != null || Budget.exhausted(s.planner(), ranges.spent())) {
+    if (round.stops().check() != null || round.budget().exhausted()) {
       return ranges.result(plan, headPlan, flushed, elapsedMs(start));
     }
-    CompactionPlan counted = planCounted(s, plan, sortedBuckets, ranges.spent());
-    RoundProgress all = passes.ranges(counted.planned(), sortedBuckets, s, stops, ranges);
+    CompactionPlan counted = planCounted(s, plan, round);
+    RoundProgress all = passes.ranges(round, counted.planned(), ranges);
     return all.result(plan.then(counted), headPlan, flushed, elapsedMs(start));
   }
 
   /** Counts the buckets the range plan may have misjudged ({@link CountPlanner}) and plans those that qualify. */
-  private CompactionPlan planCounted(RoundSettings s, CompactionPlan rangePlan,
-      Map<String, List<KeyRange>> sortedBuckets, Budget.Spent spent) throws IOException {
+  private CompactionPlan planCounted(RoundSettings s, CompactionPlan rangePlan, Round round) throws IOException {
     List<SstFile> files = store.liveFiles(s.tables());
     Map<String, List<SstFile>> filesByTable = SstFile.byTable(files);
     List<KeyRange> stuck = memory.unchangedRanges(files);
     List<RangeCount> counts = new ArrayList<>();
     for (String table : s.tables()) {
       List<SstFile> tableFiles = filesByTable.getOrDefault(table, List.of());
-      List<KeyRange> picks = CountPlanner.pick(table, tableFiles, sortedBuckets.getOrDefault(table, List.of()),
-          rangePlan, stuck, s.planner(), CountPlanner.COUNTS_PER_ROUND, memory.rotation());
+      List<KeyRange> picks = CountPlanner.pick(table, tableFiles, round.bucketsOf(table), rangePlan, stuck,
+          s.planner(), CountPlanner.COUNTS_PER_ROUND, memory.rotation());
       if (!picks.isEmpty()) {
         counts.addAll(store.countRanges(table, picks, tableFiles));
       }
     }
-    CompactionPlan plan = CountPlanner.plan(counts, filesByTable, sortedBuckets, s.planner(), spent);
+    CompactionPlan plan = CountPlanner.plan(counts, filesByTable, round.sortedBuckets(), s.planner(),
+        round.budget());
     listener.counted(counts, plan);
     return plan;
   }
@@ -161,9 +164,13 @@ public final class RangeCompactor {
   public RoundPlan planRound(RoundSettings s) throws IOException {
     Map<String, List<KeyRange>> buckets = store.bucketRanges(s.tables());
     List<SstFile> files = store.liveFiles(s.tables());
-    HeadPlan heads = s.planner().deadHeadMinKeys() > 0 ? planHeads(s, files, RangePlanner.sortedBuckets(buckets), false) : HeadPlan.NONE;
+    Budget budget = Budget.of(s.planner());
+    HeadPlan heads = s.planner().deadHeadMinKeys() > 0
+        ? planHeads(s, files, RangePlanner.sortedBuckets(buckets), false, budget) : HeadPlan.NONE;
+    heads.plan().planned().forEach(budget::giveBack); // none of them runs here: the ranges get the whole budget
     List<KeyRange> noProgress = memory.unchangedRanges(files);
-    return new RoundPlan(heads, RangePlanner.plan(files, buckets, noProgress, s.planner()), List.copyOf(files));
+    return new RoundPlan(heads, RangePlanner.plan(files, buckets, noProgress, s.planner(), budget,
+        PlanWork.unbounded()), List.copyOf(files));
   }
 
   /**
@@ -184,8 +191,10 @@ public final class RangeCompactor {
     if (pressure != null) {
       return RoundResult.early(Outcome.PRESSURE, pressure, elapsedMs(start));
     }
-    HeadPlan plan = planHeads(s, store.liveFiles(s.tables()), Map.of(), true);
-    RoundProgress heads = passes.heads(s, plan, Map.of(), () -> stopReason(s, start, stopRequested));
+    Round round = new Round(s.planner(), Map.of(), () -> stopReason(s, start, stopRequested),
+        Budget.of(s.planner()));
+    HeadPlan plan = planHeads(s, store.liveFiles(s.tables()), Map.of(), true, round.budget());
+    RoundProgress heads = passes.heads(round, plan);
     return heads.result(null, plan, List.of(), elapsedMs(start));
   }
 
@@ -195,9 +204,10 @@ public final class RangeCompactor {
    *
    * @param sortedBuckets per table, its bucket ranges in key order; empty for a head check
    * @param hotOnly       probe only table heads and remembered hot buckets (a head check), not every candidate
+   * @param budget        the round's, which the plan takes from
    */
   private HeadPlan planHeads(RoundSettings s, List<SstFile> files, Map<String, List<KeyRange>> sortedBuckets,
-      boolean hotOnly) throws IOException {
+      boolean hotOnly, Budget budget) throws IOException {
     Map<String, List<SstFile>> filesByTable = SstFile.byTable(files);
     Map<String, Long> memDeletes = new HashMap<>();
     if (!hotOnly) {
@@ -219,7 +229,7 @@ public final class RangeCompactor {
       }
       heads.addAll(store.probeHeads(table, probes, tableFiles));
     }
-    return new HeadPlan(HeadPlanner.plan(heads, filesByTable, sortedBuckets, s.planner()),
+    return new HeadPlan(HeadPlanner.plan(heads, filesByTable, sortedBuckets, s.planner(), budget),
         List.copyOf(heads));
   }
 

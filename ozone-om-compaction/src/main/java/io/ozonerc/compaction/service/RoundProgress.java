@@ -1,6 +1,5 @@
 package io.ozonerc.compaction.service;
 
-import io.ozonerc.compaction.plan.Budget;
 import io.ozonerc.compaction.plan.CompactionPlan;
 import io.ozonerc.compaction.plan.HeadPace;
 import io.ozonerc.compaction.plan.HeadPlan;
@@ -20,11 +19,6 @@ import java.util.Map;
 record RoundProgress(List<Compacted> done, List<RangeAssessment> skipped, int left, Stop stop,
     List<HeadPace.Reading> readings) {
   static final RoundProgress NONE = new RoundProgress(List.of(), List.of(), 0, null, List.of());
-
-  /** The round's budget these compactions spent: their count, and the file bytes they were planned at. */
-  Budget.Spent spent() {
-    return new Budget.Spent(done.size(), done.stream().mapToLong(c -> c.before().stats().fileBytes()).sum());
-  }
 
   RoundResult result(CompactionPlan plan, HeadPlan headPlan, List<MemtableFacts> flushed, long ms) {
     return new RoundResult(stop == null ? Outcome.COMPLETED : stop.outcome(), stop == null ? "" : stop.detail(),

@@ -8,6 +8,7 @@ import io.ozonerc.compaction.service.RoundResult.Outcome;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -34,10 +35,19 @@ import java.util.function.BooleanSupplier;
  * paused runs (an operator asked for it) until the next pause.
  *
  * <p>Times are {@link System#nanoTime()} readings, compared only as differences, so a clock that wraps is safe.
- * {@link #scheduled}, {@link #explicit} and {@link #finish} are called one at a time (the service's round lock);
- * {@link #reconfigure}, {@link #stop} and what they change are safe from any thread.
+ * Every method is safe from any thread; the service calls {@link #scheduled}, {@link #explicit} and {@link #finish}
+ * one at a time (its round lock), so a pass is booked before the next is let through.
  */
 final class Schedule {
+  /*
+   * The rule for this class's state: everything that changes is one immutable State, held in the one
+   * AtomicReference `state`, and nothing else here changes after construction. A reader takes one snapshot
+   * (state.get()) and answers from it alone, so it never mixes two moments; a change swaps in a new State computed
+   * from the old one by a function without side effects (updateAndGet, which may run it more than once when changes
+   * race). No lock: the service's thread, the compaction gate and the gauges read from any thread, and no caller's
+   * code (the leader supplier) runs inside a change.
+   */
+
   /** What a wake of the service's thread should do. */
   enum Due { ROUND, HEAD_CHECK, NOTHING }
 
@@ -61,61 +71,103 @@ final class Schedule {
   /** The settings in force and how many reconfigurations paused the service; replaced as a whole. */
   private record Version(Settings settings, long pauses) { }
 
-  private volatile Version version;
-  private volatile boolean stopping;
-  private volatile long headWaitNanos;
-  private volatile Long lastRoundEnd; // the last scheduled round that counted; null before the first
-  private volatile Long lastCheckEnd; // the last head check; null before the first
-  private int pressureStops;
-  private volatile long backoffStart; // read for the gauge on other threads
-  private volatile long backoffNanos;
-  private Map<KeyRange, Long> headsLeft = Map.of(); // what the last pass over heads left each at
-  private long headsReadAt;                         // when that pass began
+  /**
+   * Write-pressure back-off.
+   *
+   * @param pressureStops consecutive passes stopped for write pressure
+   * @param start         when the back-off in force began
+   * @param nanos         its length; 0 when none is in force
+   */
+  private record Backoff(int pressureStops, long start, long nanos) {
+    static final Backoff NONE = new Backoff(0, 0, 0);
+
+    boolean active(long now) {
+      return nanos > 0 && now - start < nanos;
+    }
+  }
+
+  /**
+   * The head-check pace.
+   *
+   * @param waitNanos the wait before the next head check
+   * @param left      what the last pass over heads left each at
+   * @param readAt    when that pass began
+   */
+  private record Pace(long waitNanos, Map<KeyRange, Long> left, long readAt) { }
+
+  /**
+   * Everything of the schedule that changes (see the rule at the top of the class).
+   *
+   * @param lastRoundEnd end of the last scheduled round that counted; null before the first
+   * @param lastCheckEnd end of the last head check; null before the first
+   * @param stopping     the stop flag every pass checks before each compaction
+   */
+  private record State(Version version, Long lastRoundEnd, Long lastCheckEnd, Backoff backoff, Pace pace,
+      boolean stopping) {
+    Settings settings() {
+      return version.settings();
+    }
+
+    Due due(long now) {
+      return Schedule.due(now, lastRoundEnd, lastCheckEnd, settings(), pace.waitNanos());
+    }
+
+    /** With {@code s} in force: a pause when {@code s} is disabled, and the head-check pace starts over. */
+    State reconfigured(Settings s) {
+      Version v = new Version(s, s.enabled() ? version.pauses() : version.pauses() + 1);
+      return new State(v, lastRoundEnd, lastCheckEnd, backoff, new Pace(s.headCheckNanos(), pace.left(),
+          pace.readAt()), stopping);
+    }
+
+    State withStop(boolean stop) {
+      return new State(version, lastRoundEnd, lastCheckEnd, backoff, pace, stop);
+    }
+  }
+
+  private final AtomicReference<State> state;
 
   Schedule(Settings settings) {
-    version = new Version(settings, 0);
-    headWaitNanos = settings.headCheckNanos();
+    state = new AtomicReference<>(new State(new Version(settings, 0), null, null, Backoff.NONE,
+        new Pace(settings.headCheckNanos(), Map.of(), 0), false));
   }
 
   Settings settings() {
-    return version.settings();
+    return state.get().settings();
   }
 
   /** New settings, from now on: the head-check pace starts over; disabled settings are a pause. */
-  synchronized void reconfigure(Settings s) {
-    Version v = version;
-    version = new Version(s, s.enabled() ? v.pauses() : v.pauses() + 1);
-    headWaitNanos = s.headCheckNanos();
+  void reconfigure(Settings s) {
+    state.updateAndGet(st -> st.reconfigured(s));
   }
 
   /** Sets or clears the stop flag that every pass checks before each compaction. */
   void stop(boolean stop) {
-    stopping = stop;
+    state.updateAndGet(st -> st.withStop(stop));
   }
 
   boolean stopping() {
-    return stopping;
+    return state.get().stopping();
   }
 
   /** The wait before the next head check, as paced. */
   long headWaitNanos() {
-    return headWaitNanos;
+    return state.get().pace().waitNanos();
   }
 
   /** Whether a back-off keeps scheduled passes from running at {@code now}. */
   boolean backingOff(long now) {
-    return backoffNanos > 0 && now - backoffStart < backoffNanos;
+    return state.get().backoff().active(now);
   }
 
   /** The length of the current back-off; 0 when none. */
   long backoffNanos() {
-    return backoffNanos;
+    return state.get().backoff().nanos();
   }
 
   /** Whether the service's thread has anything to run at {@code now}: not while stopping or paused. */
   boolean wake(long now) {
-    Settings s = version.settings();
-    return !stopping && s.enabled() && due(now, lastRoundEnd, lastCheckEnd, s, headWaitNanos) != Due.NOTHING;
+    State st = state.get();
+    return !st.stopping() && st.settings().enabled() && st.due(now) != Due.NOTHING;
   }
 
   /**
@@ -140,25 +192,26 @@ final class Schedule {
 
   /** The scheduled pass due at {@code now}, let through or refused by the guard; null when nothing is due. */
   Admission scheduled(long now, BooleanSupplier leader) {
-    Version v = version;
-    Due d = due(now, lastRoundEnd, lastCheckEnd, v.settings(), headWaitNanos);
-    return d == Due.NOTHING ? null : admit(v, d, false, now, leader);
+    State st = state.get();
+    Due d = st.due(now);
+    return d == Due.NOTHING ? null : admit(st, d, false, now, leader);
   }
 
   /** A round an operator or tool asked for at {@code now}: it runs while paused and during a back-off. */
   Admission explicit(long now, BooleanSupplier leader) {
-    return admit(version, Due.ROUND, true, now, leader);
+    return admit(state.get(), Due.ROUND, true, now, leader);
   }
 
-  private Admission admit(Version v, Due kind, boolean explicit, long now, BooleanSupplier leader) {
+  private Admission admit(State st, Due kind, boolean explicit, long now, BooleanSupplier leader) {
+    Version v = st.version();
     Settings s = v.settings();
-    if (stopping) {
+    if (st.stopping()) {
       return new Admission(kind, explicit, now, v, Outcome.SHUTDOWN, "service stopping", null);
     }
     if (!explicit && !s.enabled()) {
       return new Admission(kind, false, now, v, Outcome.PAUSED, RangeCompactionConfig.ENABLED_KEY + "=false", null);
     }
-    if (!explicit && backingOff(now)) {
+    if (!explicit && st.backoff().active(now)) {
       return new Admission(kind, false, now, v, Outcome.BACKING_OFF, "backing off after write pressure", null);
     }
     PlannerSettings planner = settingsForRole(s.config(), leader.getAsBoolean());
@@ -176,39 +229,39 @@ final class Schedule {
    * again.
    */
   void finish(Admission p, RoundResult r, long end) {
-    Settings s = p.version.settings();
-    if (r.outcome() == Outcome.PRESSURE) {
-      pressureStops++;
-      backoffStart = p.start;
-      backoffNanos = backoffDelayNanos(s.intervalNanos(), s.backoffMaxNanos(), pressureStops);
-    } else if (r.outcome() == Outcome.COMPLETED && p.kind == Due.ROUND) {
-      pressureStops = 0;
-      backoffNanos = 0;
-    }
-    if (p.explicit) {
-      return;
-    }
-    if (p.kind == Due.HEAD_CHECK) {
-      lastCheckEnd = end;
-    } else if (p.counts()) {
-      lastRoundEnd = end;
-    }
-    if (s.headPace() != null && !r.heads().isEmpty()) {
-      pace(p, r.heads());
-    }
+    state.updateAndGet(st -> finished(st, p, r, end));
   }
 
-  /** Paces head checks from what a pass read, unless a reconfiguration since it began restarted the pace. */
-  private synchronized void pace(Admission p, List<HeadPace.Reading> heads) {
-    if (version != p.version) {
-      return;
+  /** {@code st} after {@link #finish}: a function of its arguments alone. */
+  private static State finished(State st, Admission p, RoundResult r, long end) {
+    Settings s = p.version.settings();
+    Backoff backoff = st.backoff();
+    if (r.outcome() == Outcome.PRESSURE) {
+      int stops = backoff.pressureStops() + 1;
+      backoff = new Backoff(stops, p.start, backoffDelayNanos(s.intervalNanos(), s.backoffMaxNanos(), stops));
+    } else if (r.outcome() == Outcome.COMPLETED && p.kind == Due.ROUND) {
+      backoff = Backoff.NONE;
     }
-    long elapsed = headsLeft.isEmpty() ? 0 : p.start - headsReadAt;
-    headWaitNanos = HeadPace.nextWait(headsLeft, elapsed, heads, headWaitNanos, p.version.settings().headPace());
+    if (p.explicit) {
+      return new State(st.version(), st.lastRoundEnd(), st.lastCheckEnd(), backoff, st.pace(), st.stopping());
+    }
+    Long lastRoundEnd = p.kind != Due.HEAD_CHECK && p.counts() ? Long.valueOf(end) : st.lastRoundEnd();
+    Long lastCheckEnd = p.kind == Due.HEAD_CHECK ? Long.valueOf(end) : st.lastCheckEnd();
+    Pace pace = s.headPace() != null && !r.heads().isEmpty() ? paced(st, p, r.heads()) : st.pace();
+    return new State(st.version(), lastRoundEnd, lastCheckEnd, backoff, pace, st.stopping());
+  }
+
+  /** The pace after a pass read {@code heads}, unless a reconfiguration since it began restarted the pace. */
+  private static Pace paced(State st, Admission p, List<HeadPace.Reading> heads) {
+    Pace before = st.pace();
+    if (st.version() != p.version) { // identity: every reconfiguration makes a new Version
+      return before;
+    }
+    long elapsed = before.left().isEmpty() ? 0 : p.start - before.readAt();
+    long wait = HeadPace.nextWait(before.left(), elapsed, heads, before.waitNanos(), p.version.settings().headPace());
     Map<KeyRange, Long> left = new HashMap<>();
     heads.forEach(h -> left.put(h.range(), h.left()));
-    headsLeft = left;
-    headsReadAt = p.start;
+    return new Pace(wait, Map.copyOf(left), p.start);
   }
 
   /**
@@ -302,18 +355,23 @@ final class Schedule {
 
     /** Whether the service was paused after this pass began: it may start no compaction now. */
     boolean paused() {
-      Version now = Schedule.this.version;
-      return !now.settings().enabled() && now.pauses() != version.pauses();
+      return pausedIn(state.get());
+    }
+
+    private boolean pausedIn(State now) {
+      return !now.settings().enabled() && now.version().pauses() != version.pauses();
     }
 
     /** The stop the compactor asks for before each compaction: shutdown or a pause. */
     boolean stopRequested() {
-      return stopping || paused();
+      State now = state.get();
+      return now.stopping() || pausedIn(now);
     }
 
     /** {@code r} as the compactor returned it, a stop for a pause reported as {@code PAUSED}, not as shutdown. */
     RoundResult settle(RoundResult r) {
-      if (r.outcome() != Outcome.SHUTDOWN || stopping || !paused()) {
+      State now = state.get();
+      if (r.outcome() != Outcome.SHUTDOWN || now.stopping() || !pausedIn(now)) {
         return r;
       }
       return new RoundResult(Outcome.PAUSED, RangeCompactionConfig.ENABLED_KEY + "=false", r.plan(), r.headPlan(),

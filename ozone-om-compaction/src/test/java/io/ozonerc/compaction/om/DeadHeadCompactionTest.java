@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ozonerc.compaction.RangeCompactionConfig;
+import io.ozonerc.compaction.plan.Budget;
 import io.ozonerc.compaction.plan.CompactionPlan;
 import io.ozonerc.compaction.plan.HeadFacts;
 import io.ozonerc.compaction.plan.HeadPlanner;
@@ -54,7 +55,7 @@ class DeadHeadCompactionTest {
     probed.addAll(probes);
     List<HeadFacts> heads = store.probeHeads(KEYS, probes, files);
     return HeadPlanner.plan(heads, Map.of(KEYS, files), Map.of(KEYS, buckets),
-        DEFAULTS.plannerSettings());
+        DEFAULTS.plannerSettings(), Budget.of(DEFAULTS.plannerSettings()));
   }
 
   private static void compactAll(OmCompactionStore store, CompactionPlan plan) throws Exception {

@@ -128,10 +128,11 @@ final class PlannerFixtures {
         case "plan" -> out = explained(RangePlanner.plan(files, buckets, noProgress, settings(kv)), files, buckets)
             .describe();
         case "probes" -> out = probes(kv, files, buckets, memDeletes, hot);
-        case "heads" -> out = HeadPlanner.plan(heads, byTable(files), sortedByTable(buckets), settings(kv)).describe();
+        case "heads" -> out = HeadPlanner.plan(heads, byTable(files), sortedByTable(buckets), settings(kv),
+            Budget.of(settings(kv))).describe();
         case "counts" -> out = counts(kv, files, buckets, noProgress);
         case "counted" -> out = CountPlanner.plan(counts, byTable(files), sortedByTable(buckets), settings(kv),
-            Budget.Spent.NONE).describe();
+            Budget.of(settings(kv))).describe();
         default -> throw new IllegalArgumentException(where + ": unknown directive " + w[0]);
       }
     }
@@ -163,9 +164,9 @@ final class PlannerFixtures {
     long mem = memDeletes.getOrDefault(table, 0L);
     long minDead = count(kv.getOrDefault("min-dead", String.valueOf(PlannerSettings.defaults().deadHeadMinKeys())));
     Map<String, Long> bounds = new HashMap<>();
-    HeadPlanner.candidates(tableFiles, mem, sorted, minDead)
+    Picks.byDeletionBound(tableFiles, mem, sorted, minDead)
         .forEach(p -> bounds.put(p.range().label(), p.deadBound()));
-    HeadPlanner.candidates(tableFiles, mem, HeadPlanner.directories(tableFiles, sorted), minDead)
+    Picks.byDeletionBound(tableFiles, mem, HeadPlanner.directories(tableFiles, sorted), minDead)
         .forEach(p -> bounds.put(p.range().label(), p.deadBound()));
     List<String> out = new ArrayList<>();
     for (KeyRange r : HeadPlanner.pickProbes(table, tableFiles, mem, sorted, hot, settings(kv),
