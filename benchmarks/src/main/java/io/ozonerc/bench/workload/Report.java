@@ -236,6 +236,31 @@ public final class Report {
     return n;
   }
 
+  /**
+   * The short table a newcomer reads first (the README's): per policy that ran, the queue's and the expiry's list
+   * p99 against the floor, create p99 and the compaction it wrote. The whole report says the rest.
+   */
+  String shortTable() {
+    StringBuilder s = new StringBuilder("| policy | queue list p99 ms | / " + floorName() + " | expiry list p99 ms | / "
+        + floorName() + " | create p99 us | compaction write MB |\n|---|---|---|---|---|---|---|\n");
+    for (String p : runs.keySet()) {
+      if (all(p) == null) {
+        continue;
+      }
+      boolean expiry = get(p).expiry() != null;
+      s.append("| ").append(p)
+          .append(" | ").append(stat(p, r -> p99(r) / 1e6).format("%.2f"))
+          .append(" | ").append(cell(ratio(p, floor(), Report::p99)))
+          .append(" | ").append(expiry ? stat(p, r -> expiryP99(r) / 1e6).format("%.2f") : "-")
+          .append(" | ").append(expiry ? cell(ratio(p, floor(), Report::expiryP99)) : "-")
+          .append(" | ").append(get(p).create().getTotalCount() == 0 ? "-"
+              : stat(p, r -> writeP99(r.create()) / 1e3).format("%.0f"))
+          .append(" | ").append(stat(p, r -> r.compactWriteBytes() / 1048576.0).format("%.1f"))
+          .append(" |\n");
+    }
+    return s.toString();
+  }
+
   /** The tables, the ratios and the targets, as Markdown (also readable as plain text). */
   String tables() {
     StringBuilder s = new StringBuilder();

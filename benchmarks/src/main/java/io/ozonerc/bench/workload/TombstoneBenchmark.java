@@ -279,6 +279,10 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       defaultValue = "target/bench-tombstones")
   Path out;
 
+  @Option(names = "--readme", paramLabel = "FILE", description = "Also write the short results table into FILE "
+      + "between the lines " + ReadmeTable.BEGIN + " and " + ReadmeTable.END + " (how the README's table is made).")
+  Path readme;
+
   @Option(names = "--no-progress", description = "No progress bar.")
   boolean noProgress;
 
@@ -359,9 +363,27 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     }
     List<ScaleStep> steps = scaleSteps();
     if (!scale) {
+      if (readme != null) {
+        try {
+          ReadmeTable.check(readme); // before the run, not after it
+        } catch (IllegalArgumentException e) {
+          throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+      }
       Plan p = Plan.of(this, sized().ops(), ALL_POLICIES);
-      new Comparison(this).run(p, out);
+      Report report = new Comparison(this).run(p, out);
+      if (readme != null) {
+        String command = String.join(" ", spec.commandLine().getParseResult().originalArgs());
+        ReadmeTable.update(readme, "As `dev-support/bench-tombstones " + command + "` last wrote it; its "
+            + "`report.md` holds the rest (every table, the targets' MET/MISSED lines, the charts):",
+            report.shortTable());
+        stdout.println("Short table written into " + readme.toAbsolutePath());
+      }
       return 0;
+    }
+    if (readme != null) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--readme writes one comparison's short table; "
+          + "--scale runs several: give one of them");
     }
     List<String> scalePolicies = List.of("none", "range", "ideal");
     List<Plan> plans = new ArrayList<>();

@@ -1,10 +1,12 @@
 package io.ozonerc.bench.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -67,9 +69,32 @@ class TombstoneBenchmarkSmokeTest {
         "--expiry-keys", String.valueOf(EXPIRY_KEYS), "--expiry-lists", "100",
         "--list-length", "100", "--write-buffer", "1MB", "--min-tombstones", "100", "--interval", "50ms",
         "--full-interval", "1s", "--sample-interval", "200ms", "--warmup-ops", "0", "--no-progress",
-        "--patched-classes", patchedClasses().toString(), "--out", out.toString());
+        "--patched-classes", patchedClasses().toString(), "--out", out.toString(),
+        "--readme", readme().toString());
     stdout = buf.toString(StandardCharsets.UTF_8);
     summary = readSummary(out.resolve("summary.csv"));
+  }
+
+  /** A README stand-in with the short table's markers and text on both sides of them. */
+  private static Path readme() throws IOException {
+    Path f = out.resolve("readme-standin.md");
+    Files.createDirectories(f.getParent());
+    Files.writeString(f, "# before\n\n" + ReadmeTable.BEGIN + "\nan old table\n" + ReadmeTable.END + "\n\n# after\n");
+    return f;
+  }
+
+  /** --readme wrote the short table, a row per policy, between the markers and nowhere else. */
+  @Test
+  void readmeGetsTheShortTableBetweenItsMarkers() throws Exception {
+    assertEquals(0, exitCode, stdout);
+    String text = Files.readString(out.resolve("readme-standin.md"));
+    assertTrue(text.startsWith("# before\n\n" + ReadmeTable.BEGIN + "\nAs `dev-support/bench-tombstones "), text);
+    assertTrue(text.endsWith(ReadmeTable.END + "\n\n# after\n"), text);
+    assertFalse(text.contains("an old table"), text);
+    assertTrue(text.contains("| policy | queue list p99 ms | / ideal-under-load | expiry list p99 ms |"), text);
+    for (String policy : TombstoneBenchmark.ALL_POLICIES) {
+      assertTrue(text.contains("\n| " + policy + " | "), "no row for " + policy + " in\n" + text);
+    }
   }
 
   private static Map<String, Map<String, String>> readSummary(Path csv) throws Exception {
@@ -352,6 +377,8 @@ class TombstoneBenchmarkSmokeTest {
       "--policies=none,hints              | hints: no patched OM classes given",
       "--policies=range+hints             | range+hints: no patched OM classes given",
       "--patched-classes=target/no-such-dir | hints, range+hints: --patched-classes target/no-such-dir holds no",
+      "--readme=target/no-such-readme.md  | --readme target/no-such-readme.md: no such file",
+      "--readme=pom.xml                   | --readme pom.xml has no line <!-- main-job-table:begin --> followed by",
   })
   void badArgumentsFailLoudly(String arg, String message) {
     StringWriter err = new StringWriter();
@@ -377,6 +404,7 @@ class TombstoneBenchmarkSmokeTest {
       "--scale --scale-ops=                 | --scale-ops is empty",
       "--scale --scale-ops=1e6,1000000      | --scale-ops: 1000000 (1e6) given twice in '1e6,1000000'",
       "--scale-ops=1e6                      | --scale-ops '1e6' needs --scale",
+      "--scale --readme=pom.xml             | --readme writes one comparison's short table; --scale runs several",
   })
   void badScaleOpsFailBeforeAnythingRuns(String args, String message) {
     StringWriter err = new StringWriter();
