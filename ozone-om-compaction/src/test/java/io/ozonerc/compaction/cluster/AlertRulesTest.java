@@ -5,6 +5,7 @@ import static io.ozonerc.compaction.cluster.ComposeFilesTest.map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ozonerc.testsupport.RepoPaths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ozonerc.testsupport.RepoPaths;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.ozonerc.testsupport.LoopbackPorts;
+import io.ozonerc.testsupport.RepoPaths;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
