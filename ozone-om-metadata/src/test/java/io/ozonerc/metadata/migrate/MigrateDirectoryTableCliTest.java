@@ -4,15 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
+import io.ozonerc.testsupport.OmDbHolder;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ServiceLoader;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hdds.cli.ExtensibleParentCommand;
 import org.apache.hadoop.hdds.cli.GenericCli;
 import org.apache.hadoop.hdds.cli.RepairSubcommand;
@@ -28,7 +25,7 @@ import picocli.CommandLine;
 /**
  * The migration tool's command line as an operator meets it: `ozone repair` finds it, bad arguments exit 2, and a
  * DB another process holds exits 3 with the holder's pid and no stack trace. The holder is a separate JVM
- * ({@link OmDbHolderMain}) that opened om.db read-write; readiness and release go over its stdout and stdin.
+ * ({@link OmDbHolder}) that opened om.db read-write; readiness and release go over its stdout and stdin.
  */
 class MigrateDirectoryTableCliTest {
   @TempDir
@@ -91,18 +88,7 @@ class MigrateDirectoryTableCliTest {
   @Test
   void aDbHeldByAnotherProcessExits3NamingThePidWithoutAStackTrace() throws Exception {
     Path db = emptyOmDb();
-    Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), OmDbHolderMain.class.getName(), db.toString())
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    try {
-      BufferedReader lines = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
-      String ready;
-      do {
-        ready = lines.readLine();
-      } while (ready != null && !ready.startsWith("READY "));
-      assertTrue(ready != null, "holder did not open the DB");
-      long pid = Long.parseLong(ready.substring("READY ".length()).trim());
-
+    try (OmDbHolder holder = OmDbHolder.start(dir)) {
       StringWriter out = new StringWriter();
       StringWriter err = new StringWriter();
       int status = repair(out, err, "migrate-directory-table", "--db", db.toString(), "--to", "trimmed");
@@ -111,14 +97,9 @@ class MigrateDirectoryTableCliTest {
       assertTrue(err.toString().startsWith("Refusing to open " + db + ": its RocksDB lock file "
           + db.resolve("LOCK")), err.toString());
       if (Files.isReadable(Path.of("/proc/locks"))) {
-        assertTrue(err.toString().contains("held by process " + pid), err.toString());
+        assertTrue(err.toString().contains("held by process " + holder.pid()), err.toString());
       }
       assertFalse(err.toString().contains("\tat ") || err.toString().contains("Exception"), "no stack trace: " + err);
-    } finally {
-      holder.getOutputStream().close();
-      if (!holder.waitFor(60, TimeUnit.SECONDS)) {
-        holder.destroyForcibly();
-      }
     }
   }
 }
