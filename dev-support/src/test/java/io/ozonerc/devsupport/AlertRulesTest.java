@@ -1,7 +1,7 @@
-package io.ozonerc.compaction.cluster;
+package io.ozonerc.devsupport;
 
-import static io.ozonerc.compaction.cluster.ComposeFilesTest.list;
-import static io.ozonerc.compaction.cluster.ComposeFilesTest.map;
+import static io.ozonerc.devsupport.ComposeFilesTest.list;
+import static io.ozonerc.devsupport.ComposeFilesTest.map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
