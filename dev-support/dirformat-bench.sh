@@ -17,10 +17,9 @@ mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
 
 # One reactor build (-am): benchmarks' classpath names this project's modules as their target/ folders, never as jars
-# in the local repository, which on a fresh clone holds none of them. test-compile, since benchmarks depends on
-# ozone-om-compaction's test jar (the reactor has it once that module reached test-compile). Each module writes its
-# own target/dirformat-bench.classpath; benchmarks' is the one used.
-mvn -B -q -o -DskipTests -pl benchmarks -am test-compile dependency:build-classpath \
+# in the local repository, which on a fresh clone holds none of them. Each module writes its own
+# target/dirformat-bench.classpath; benchmarks' is the one used.
+mvn -B -q -o -DskipTests -pl benchmarks -am compile dependency:build-classpath \
   -Dmdep.outputFile=target/dirformat-bench.classpath >&2
 cp benchmarks/target/dirformat-bench.classpath "$OUT/classpath.txt"
 # Run from a private copy of the compiled classes: other builds in the same checkout rewrite target/classes, and a

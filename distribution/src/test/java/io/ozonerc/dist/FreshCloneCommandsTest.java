@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.ozonerc.testsupport.RepoPaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
@@ -95,7 +96,7 @@ class FreshCloneCommandsTest {
 
   @BeforeAll
   void copyTheSources() throws IOException {
-    root = repoRoot();
+    root = RepoPaths.root();
     work = Path.of("target/fresh-clone").toAbsolutePath();
     deleteTree(work);
     src = work.resolve("src");
@@ -391,15 +392,6 @@ class FreshCloneCommandsTest {
     List<String> missing = cp.stream().filter(s -> !s.isEmpty() && !Files.exists(Path.of(s)))
         .collect(Collectors.toList());
     assertEquals(List.of(), missing, what + ": entries that do not exist");
-  }
-
-  private static Path repoRoot() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.isRegularFile(p.resolve("dev-support/bench-tombstones"))) {
-      p = p.getParent();
-    }
-    assertTrue(p != null, "no dev-support/bench-tombstones above " + Path.of("").toAbsolutePath());
-    return p;
   }
 
   /** .git, target/ folders (the build's, at any depth) and anything else a fresh clone would not have. */

@@ -3,7 +3,7 @@ package io.ozonerc.dist;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.ozonerc.compaction.cluster.LoopbackPorts;
+import io.ozonerc.testsupport.LoopbackPorts;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

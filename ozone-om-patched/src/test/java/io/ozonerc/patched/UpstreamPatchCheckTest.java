@@ -11,6 +11,7 @@ import io.ozonerc.patch.UnifiedDiff;
 import io.ozonerc.patch.UnifiedDiff.FilePatch;
 import io.ozonerc.patch.UnifiedDiff.PatchException;
 import io.ozonerc.patch.UpstreamPatch;
+import io.ozonerc.testsupport.RepoPaths;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -296,7 +297,7 @@ class UpstreamPatchCheckTest {
    */
   @Test
   void upstreamPatchesAreTheSetWithItsAddedSources() throws Exception {
-    Path set = repoRoot().resolve("dev-support/patches");
+    Path set = RepoPaths.root().resolve("dev-support/patches");
     List<String> names;
     try (Stream<Path> s = Files.list(set)) {
       names = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".patch")).sorted().toList();
@@ -329,15 +330,5 @@ class UpstreamPatchCheckTest {
           .toList();
     }
     assertEquals(present, addedSources.stream().sorted().toList(), "sources in " + sources + " no patch adds");
-  }
-
-  /** The directory holding dev-support/ (surefire runs in the module directory). */
-  static Path repoRoot() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.isDirectory(p.resolve("dev-support"))) {
-      p = p.getParent();
-    }
-    assertNotNull(p, "no dev-support/ above " + Path.of("").toAbsolutePath());
-    return p;
   }
 }

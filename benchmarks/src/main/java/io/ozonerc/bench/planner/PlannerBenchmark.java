@@ -2,9 +2,12 @@ package io.ozonerc.bench.planner;
 
 import io.ozonerc.compaction.plan.CompactionPlan;
 import io.ozonerc.compaction.plan.KeyRange;
+import io.ozonerc.compaction.plan.Keys;
 import io.ozonerc.compaction.plan.PlanWork;
 import io.ozonerc.compaction.plan.PlannerSettings;
 import io.ozonerc.compaction.plan.RangePlanner;
+import io.ozonerc.compaction.plan.SstFile;
+import io.ozonerc.testsupport.SyntheticLsm;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -195,8 +198,26 @@ public final class PlannerBenchmark {
 
   /** A plan of synthetic facts, which are unreachable once it returns. */
   private static CompactionPlan planOnly(int files, int buckets) {
-    SyntheticLsm lsm = new SyntheticLsm(files, buckets, 42);
-    return RangePlanner.plan(lsm.files, Map.of(SyntheticLsm.TABLE, lsm.buckets), List.of(), PlannerSettings.defaults());
+    Facts facts = Facts.of(files, buckets);
+    return RangePlanner.plan(facts.files(), facts.buckets(), List.of(), PlannerSettings.defaults());
+  }
+
+  /** The planner's inputs for {@link SyntheticLsm}'s store of {@code files} x {@code buckets}, seed 42. */
+  private record Facts(List<SstFile> files, Map<String, List<KeyRange>> buckets) {
+    static Facts of(int fileCount, int bucketCount) {
+      SyntheticLsm lsm = new SyntheticLsm(fileCount, bucketCount, 42);
+      List<SstFile> files = new ArrayList<>();
+      for (SyntheticLsm.Sst f : lsm.files()) {
+        files.add(new SstFile(SyntheticLsm.TABLE, String.format("/%06d.sst", f.seq()), f.level(),
+            Keys.utf8(f.smallest()), Keys.utf8(f.largest()), f.entries(), f.deletions(), f.entries() * 100, f.seq(),
+            false));
+      }
+      List<KeyRange> buckets = new ArrayList<>();
+      for (String prefix : lsm.bucketPrefixes()) {
+        buckets.add(KeyRange.bucket(SyntheticLsm.TABLE, prefix));
+      }
+      return new Facts(files, Map.of(SyntheticLsm.TABLE, buckets));
+    }
   }
 
   /** Used heap after full collections, once it stops shrinking. */
@@ -292,12 +313,11 @@ public final class PlannerBenchmark {
 
   /** One size in this JVM: the first plan, then warm-up, then {@code repeats} timed plans (none: no warm-up). */
   private static void one(int files, int buckets, int repeats) {
-    SyntheticLsm lsm = new SyntheticLsm(files, buckets, 42);
-    Map<String, List<KeyRange>> byTable = Map.of(SyntheticLsm.TABLE, lsm.buckets);
+    Facts facts = Facts.of(files, buckets);
     PlannerSettings settings = PlannerSettings.defaults();
     waitForIdleJit();
     long coldStart = System.nanoTime();
-    CompactionPlan first = RangePlanner.plan(lsm.files, byTable, List.of(), settings);
+    CompactionPlan first = RangePlanner.plan(facts.files(), facts.buckets(), List.of(), settings);
     double coldMs = (System.nanoTime() - coldStart) / 1e6;
     if (repeats == 0) { // the first plan alone (for profiling it)
       System.out.printf(Locale.ROOT, "%s%.3f%n", RESULT, coldMs);
@@ -305,7 +325,7 @@ public final class PlannerBenchmark {
     }
     long warmUntil = System.nanoTime() + WARM_UP_NANOS;
     for (int i = 1; i < 3 || System.nanoTime() < warmUntil; i++) {
-      RangePlanner.plan(lsm.files, byTable, List.of(), settings);
+      RangePlanner.plan(facts.files(), facts.buckets(), List.of(), settings);
     }
     long[] nanos = new long[repeats];
     CompactionPlan plan = null;
@@ -313,7 +333,7 @@ public final class PlannerBenchmark {
     for (int i = 0; i < repeats; i++) {
       work = PlanWork.unbounded();
       long t0 = System.nanoTime();
-      plan = RangePlanner.plan(lsm.files, byTable, List.of(), settings, work);
+      plan = RangePlanner.plan(facts.files(), facts.buckets(), List.of(), settings, work);
       nanos[i] = System.nanoTime() - t0;
     }
     if (plan.planned().size() != first.planned().size() || plan.notPlanned().size() != first.notPlanned().size()) {

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.ozonerc.compaction.cluster.LoopbackPorts;
+import io.ozonerc.testsupport.LoopbackPorts;
+import io.ozonerc.testsupport.RepoPaths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,19 +39,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class ExperimentScriptTest {
 
-  private static final Path ROOT = repoRoot();
-
-  private static Path repoRoot() {
-    Path p = Paths.get("").toAbsolutePath();
-    while (p != null && !Files.exists(p.resolve("dev-support/omkeybench-experiment"))) {
-      p = p.getParent();
-    }
-    if (p == null) {
-      throw new IllegalStateException("dev-support/omkeybench-experiment not found above " + Paths.get("")
-          .toAbsolutePath());
-    }
-    return p;
-  }
+  private static final Path ROOT = RepoPaths.root();
 
   private record Result(int exit, String output) {
   }

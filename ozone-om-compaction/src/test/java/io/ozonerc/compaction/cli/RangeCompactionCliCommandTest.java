@@ -8,17 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ozonerc.compaction.plan.Keys;
 import io.ozonerc.compaction.testing.OmTestStore;
+import io.ozonerc.testsupport.OzoneParentCommands;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.ServiceLoader;
 import org.apache.hadoop.hdds.cli.DebugSubcommand;
-import org.apache.hadoop.hdds.cli.ExtensibleParentCommand;
-import org.apache.hadoop.hdds.cli.GenericCli;
-import org.apache.hadoop.hdds.cli.RepairSubcommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocksdb.LiveFileMetaData;
@@ -29,43 +25,18 @@ class RangeCompactionCliCommandTest {
   @TempDir
   Path dir;
 
-  /**
-   * A parent built like Ozone 2.2.0's {@code OzoneDebug}: a GenericCli that is an ExtensibleParentCommand over
-   * DebugSubcommand. It finds the command through META-INF/services and hands it its -D configuration.
-   */
-  @CommandLine.Command(name = "ozone debug")
-  static final class DebugLikeRoot extends GenericCli implements ExtensibleParentCommand {
-    @Override
-    public Class<?> subcommandType() {
-      return DebugSubcommand.class;
-    }
-  }
-
   @Test
   void ozoneDebugFindsTheCommandAndPassesItsConfiguration() throws IOException {
     assertTrue(ServiceLoader.load(DebugSubcommand.class).stream()
         .anyMatch(p -> p.type() == RangeCompactionCommand.class), "not registered in META-INF/services");
     Path db = CliFixtures.buildOmDb(dir);
-    DebugLikeRoot root = new DebugLikeRoot();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    root.getCmd().setOut(new PrintWriter(out, true));
-    root.getCmd().setErr(new PrintWriter(err, true));
-    int status = root.execute(new String[] {
+    // The parent finds the command through META-INF/services and hands it its -D configuration.
+    OzoneParentCommands.Run r = OzoneParentCommands.debug(
         "-Dozone.om.range.compaction.min.tombstones=100", "-Dozone.om.range.compaction.tombstone.ratio=0.3",
-        "range-compaction", "--db", db.toString(), "--dry-run"});
-    assertEquals(RangeCompactionCommand.OK, status, out + "\n" + err);
-    assertTrue(out.toString().contains("settings: min.tombstones=100 tombstone.ratio=0.3 "), out.toString());
-    assertTrue(out.toString().contains("  1. keyTable /vol/hot/ [/vol/hot/, /vol/hot0) "), out.toString());
-  }
-
-  /** Like Ozone 2.2.0's {@code OzoneRepair}: an ExtensibleParentCommand over RepairSubcommand. */
-  @CommandLine.Command(name = "ozone repair")
-  static final class RepairLikeRoot extends GenericCli implements ExtensibleParentCommand {
-    @Override
-    public Class<?> subcommandType() {
-      return RepairSubcommand.class;
-    }
+        "range-compaction", "--db", db.toString(), "--dry-run");
+    assertEquals(RangeCompactionCommand.OK, r.status(), r.toString());
+    assertTrue(r.out().contains("settings: min.tombstones=100 tombstone.ratio=0.3 "), r.out());
+    assertTrue(r.out().contains("  1. keyTable /vol/hot/ [/vol/hot/, /vol/hot0) "), r.out());
   }
 
   /** The repair form writes by default, like Ozone's repair tools, and --dry-run keeps every file as it was. */
@@ -73,33 +44,26 @@ class RangeCompactionCliCommandTest {
   void ozoneRepairCompactsUnlessDryRun() throws IOException {
     Path db = CliFixtures.buildOmDb(dir);
     Map<String, String> before = CliFixtures.fileFacts(dir);
-    StringWriter out = new StringWriter();
-    int status = repair(out, "range-compaction", "--db", db.toString(), "--min-tombstones", "100", "--dry-run");
-    assertEquals(RangeCompactionCommand.OK, status, out.toString());
-    assertTrue(out.toString().contains("access: read-only;"), out.toString());
-    assertTrue(out.toString().contains("  1. keyTable /vol/hot/ [/vol/hot/, /vol/hot0) "), out.toString());
+    OzoneParentCommands.Run dry = OzoneParentCommands.repair("range-compaction", "--db", db.toString(),
+        "--min-tombstones", "100", "--dry-run");
+    assertEquals(RangeCompactionCommand.OK, dry.status(), dry.toString());
+    assertTrue(dry.out().contains("access: read-only;"), dry.toString());
+    assertTrue(dry.out().contains("  1. keyTable /vol/hot/ [/vol/hot/, /vol/hot0) "), dry.toString());
     assertEquals(before, CliFixtures.fileFacts(dir), "repair --dry-run wrote to the DB");
 
-    assertEquals(CommandLine.ExitCode.USAGE, repair(new StringWriter(), "range-compaction", "--db", db.toString(),
-        "--compact"), "--compact belongs to the debug form only");
+    assertEquals(CommandLine.ExitCode.USAGE, OzoneParentCommands.repair("range-compaction", "--db", db.toString(),
+        "--compact").status(), "--compact belongs to the debug form only");
 
-    StringWriter done = new StringWriter();
-    status = repair(done, "range-compaction", "--db", db.toString(), "--min-tombstones", "100");
-    assertEquals(RangeCompactionCommand.OK, status, done.toString());
-    assertTrue(done.toString().contains("access: read-write (compacting);"), done.toString());
-    assertTrue(done.toString().contains("compacted: 1 of 1 planned range"), done.toString());
+    OzoneParentCommands.Run done = OzoneParentCommands.repair("range-compaction", "--db", db.toString(),
+        "--min-tombstones", "100");
+    assertEquals(RangeCompactionCommand.OK, done.status(), done.toString());
+    assertTrue(done.out().contains("access: read-write (compacting);"), done.toString());
+    assertTrue(done.out().contains("compacted: 1 of 1 planned range"), done.toString());
     try (OmTestStore s = OmTestStore.open(dir)) {
       long tombstones = s.filesOverlapping("keyTable", Keys.utf8("/vol/hot/"), Keys.utf8("/vol/hot0")).stream()
           .mapToLong(LiveFileMetaData::numDeletions).sum();
       assertEquals(0, tombstones, "tombstones left in the hot range after ozone repair range-compaction");
     }
-  }
-
-  private static int repair(StringWriter out, String... args) {
-    RepairLikeRoot root = new RepairLikeRoot();
-    root.getCmd().setOut(new PrintWriter(out, true));
-    root.getCmd().setErr(new PrintWriter(out, true));
-    return root.execute(args);
   }
 
   @Test

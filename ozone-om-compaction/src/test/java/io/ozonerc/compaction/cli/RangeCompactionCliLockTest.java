@@ -10,18 +10,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ozonerc.compaction.testing.OmTestStore;
 import io.ozonerc.dblock.DbLockProbe;
-import java.io.BufferedReader;
+import io.ozonerc.testsupport.OmDbHolder;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 import org.junit.jupiter.api.Test;
@@ -29,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The CLI refuses a DB that a process holds, with the holder as real as it gets short of an OM: a separate JVM
- * ({@link DbHolderMain}) that opened om.db with the OM's own metadata manager. Readiness and shutdown are
+ * ({@link OmDbHolder}) that opened om.db with the OM's own metadata manager. Readiness and shutdown are
  * signalled on the child's stdout and stdin; nothing waits on a clock.
  */
 class RangeCompactionCliLockTest {
@@ -41,14 +37,14 @@ class RangeCompactionCliLockTest {
   @Test
   void refusesADbAnotherProcessHoldsAndNamesPathAndPid() throws Exception {
     Path db = CliFixtures.buildOmDb(dir);
-    try (Holder holder = Holder.start(dir)) {
+    try (OmDbHolder holder = OmDbHolder.start(dir)) {
       CliFixtures.Run r = run(args(db, LOW_THRESHOLDS));
       assertEquals(RangeCompactionCommand.DB_IN_USE, r.status(), r.toString());
       assertEquals("", r.out(), "nothing may be reported from a DB that was not opened");
       assertTrue(r.err().startsWith("Refusing to open " + db + ": "), r.err());
       assertTrue(r.err().contains(db.resolve("LOCK").toString()), r.err());
       if (Files.isReadable(PROC_LOCKS)) {
-        assertTrue(r.err().contains("held by process " + holder.pid), r.err());
+        assertTrue(r.err().contains("held by process " + holder.pid()), r.err());
       }
 
       CliFixtures.Run c = run(args(db, "--compact"));
@@ -116,7 +112,8 @@ class RangeCompactionCliLockTest {
   @Test
   void reportsDeletesThatAKilledHolderNeverFlushed() throws Exception {
     Path db = CliFixtures.buildOmDb(dir);
-    Holder holder = Holder.start(dir, CliFixtures.COLD, "600");
+    OmDbHolder holder = OmDbHolder.startAfterUnflushedDeletes(dir, CliFixtures.VOL, CliFixtures.COLD,
+        IntStream.range(0, 600).mapToObj(OmTestStore::keyName).toList());
     holder.kill();
     Map<String, String> before = CliFixtures.fileFacts(dir);
     CliFixtures.Run r = run(args(db, LOW_THRESHOLDS));
@@ -126,71 +123,5 @@ class RangeCompactionCliLockTest {
         r.out());
     // The SST facts are those of the fixture: the cold bucket's 600 tombstones are not among them.
     assertTrue(r.out().contains("keyTable: 2 SST files in L0, 2950 entries, 950 tombstones"), r.out());
-  }
-
-  /** The stand-in OM: a child JVM on this test's classpath. */
-  static final class Holder implements AutoCloseable {
-    private final Process process;
-    private final List<String> output = new CopyOnWriteArrayList<>();
-    private final CompletableFuture<Long> ready = new CompletableFuture<>();
-    private final CompletableFuture<Void> closed = new CompletableFuture<>();
-    final long pid;
-
-    private Holder(Path dir, String... more) throws Exception {
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      // Ozone unpacks its native RocksDB tools into native.lib.tmp.dir (default: the working directory, here the
-      // module's source tree), and a killed child never removes them: keep them in the test's temp dir.
-      Path nativeTmp = Files.createDirectories(dir.resolve("native-tmp"));
-      List<String> command = new java.util.ArrayList<>(List.of(java, "-Dnative.lib.tmp.dir=" + nativeTmp,
-          "-cp", System.getProperty("java.class.path"), DbHolderMain.class.getName(), dir.toString()));
-      command.addAll(List.of(more));
-      process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      Thread reader = new Thread(this::readOutput, "db-holder-output");
-      reader.setDaemon(true);
-      reader.start();
-      // Condition wait: the READY line, or the child's death, whichever comes first (60 s is only a safety net).
-      pid = ready.get(60, TimeUnit.SECONDS);
-      assertEquals(process.pid(), pid, "READY must come from the child itself");
-    }
-
-    static Holder start(Path dir, String... more) throws Exception {
-      return new Holder(dir, more);
-    }
-
-    /** SIGKILL, as a crash would: no close, no flush; the kernel drops the process's locks. */
-    void kill() throws InterruptedException {
-      process.destroyForcibly();
-      assertTrue(process.waitFor(60, TimeUnit.SECONDS), "holder survived SIGKILL");
-    }
-
-    private void readOutput() {
-      try (BufferedReader in = new BufferedReader(
-          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line = in.readLine(); line != null; line = in.readLine()) {
-          output.add(line);
-          if (line.startsWith("READY ")) {
-            ready.complete(Long.parseLong(line.substring(6).trim()));
-          } else if (line.equals("CLOSED")) {
-            closed.complete(null);
-          }
-        }
-      } catch (IOException e) {
-        ready.completeExceptionally(e);
-      }
-      ready.completeExceptionally(new IllegalStateException("holder exited before READY: " + output));
-      closed.completeExceptionally(new IllegalStateException("holder exited without CLOSED: " + output));
-    }
-
-    @Override
-    public void close() throws Exception {
-      process.getOutputStream().close(); // EOF on the child's stdin: it closes the DB and exits
-      try {
-        closed.get(60, TimeUnit.SECONDS);
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "holder did not exit: " + output);
-        assertEquals(0, process.exitValue(), "holder failed: " + output);
-      } finally {
-        process.destroyForcibly();
-      }
-    }
   }
 }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ozonerc.compaction.testing.SiteConfJvm;
+import io.ozonerc.testsupport.SiteConfJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

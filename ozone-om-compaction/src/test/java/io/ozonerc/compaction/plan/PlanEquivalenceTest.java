@@ -2,6 +2,7 @@ package io.ozonerc.compaction.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.ozonerc.testsupport.SyntheticLsm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -128,48 +129,19 @@ class PlanEquivalenceTest {
     return KeyRange.bucket(table, prefix);
   }
 
-  /**
-   * Shaped like the planner benchmark's store: buckets of 1000 keys; levels 1..6 partition the key space into
-   * files growing 10x per level; up to 12 level-0 flushes span nearly all of it; one bucket in 100 is churned.
-   */
+  /** The planner benchmark's store ({@link SyntheticLsm}), its files made by {@link #sst}. */
   private static Store synthetic(int fileCount, int bucketCount, long seed) {
-    Random rnd = new Random(seed);
-    List<KeyRange> buckets = new ArrayList<>();
-    for (int b = 0; b < bucketCount; b++) {
-      buckets.add(bucket(T, String.format("/vol/b%06d/", b)));
-    }
-    long keySpace = bucketCount * 1_000L;
+    SyntheticLsm lsm = new SyntheticLsm(fileCount, bucketCount, seed);
     List<SstFile> files = new ArrayList<>();
-    int level0 = Math.min(12, Math.max(1, fileCount / 100));
-    int rest = fileCount - level0;
-    double weightSum = 111_111;
-    long seq = 1;
-    int made = 0;
-    for (int l = 6; l >= 1; l--) {
-      int n = l == 1 ? rest - made : (int) Math.max(1, Math.round(rest * Math.pow(10, l - 1) / weightSum));
-      n = (int) Math.max(1, Math.min(n, keySpace / 2));
-      made += n;
-      long per = keySpace / n;
-      for (int i = 0; i < n; i++) {
-        long lo = i * per;
-        long hi = (i == n - 1 ? keySpace : (i + 1) * per) - 1;
-        long entries = Math.max(1, (hi - lo + 1) / (7 - l));
-        boolean hot = (lo / 1_000) % 100 == 37 || (hi / 1_000) % 100 == 37;
-        long deletions = l < 6 && hot ? entries * 6 / 10 : entries / 100;
-        files.add(sst(T, l, syntheticKey(lo), syntheticKey(hi), entries, deletions, seq++, false));
-      }
+    for (SyntheticLsm.Sst f : lsm.files()) {
+      files.add(sst(T, f.level(), Keys.utf8(f.smallest()), Keys.utf8(f.largest()), f.entries(), f.deletions(),
+          f.seq(), false));
     }
-    for (int i = 0; i < level0; i++) {
-      long lo = (long) (rnd.nextDouble() * keySpace * 0.01);
-      long hi = keySpace - 1 - (long) (rnd.nextDouble() * keySpace * 0.01);
-      long entries = 50_000 + rnd.nextInt(50_000);
-      files.add(sst(T, 0, syntheticKey(lo), syntheticKey(hi), entries, entries * 6 / 10, seq++, false));
+    List<KeyRange> buckets = new ArrayList<>();
+    for (String prefix : lsm.bucketPrefixes()) {
+      buckets.add(bucket(T, prefix));
     }
     return new Store(files, Map.of(T, buckets));
-  }
-
-  private static byte[] syntheticKey(long k) {
-    return Keys.utf8(String.format("/vol/b%06d/k%08d", k / 1_000, k % 1_000));
   }
 
   /** {@link PlannerComplexityTest}'s store: 8 level-0 files nest over disjoint levels 1..6. */

@@ -10,7 +10,7 @@ import io.ozonerc.compaction.plan.Keys;
 import io.ozonerc.compaction.plan.RangeAssessment;
 import io.ozonerc.compaction.plan.Verdict;
 import io.ozonerc.compaction.testing.OmTestStore;
-import io.ozonerc.compaction.testing.SiteConfJvm;
+import io.ozonerc.testsupport.SiteConfJvm;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;

@@ -13,7 +13,7 @@ import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.SstFile;
 import io.ozonerc.compaction.service.RoundResult.Compacted;
 import io.ozonerc.compaction.testing.OmTestStore;
-import io.ozonerc.compaction.testing.SiteConfJvm;
+import io.ozonerc.testsupport.SiteConfJvm;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -31,6 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
 class HeadCadenceTest {
   private static final String KEYS = "keyTable";
   private static final long SECOND = Duration.ofSeconds(1).toNanos();
+  /** Rounds every 10m, head checks every 5s: the head checks run between rounds. */
+  static final String[] HEAD_CHECKS = {
+      "ozone.om.range.compaction.interval", "10m", "ozone.om.range.compaction.head.check.interval", "5s"};
 
   @TempDir
   Path dir;
@@ -49,13 +52,7 @@ class HeadCadenceTest {
   }
 
   RangeCompactionService service(String... keyValues) {
-    OzoneConfiguration conf = new OzoneConfiguration();
-    conf.set(RangeCompactionConfig.ENABLED_KEY, "true");
-    conf.set("ozone.om.range.compaction.interval", "10m");
-    conf.set("ozone.om.range.compaction.head.check.interval", "5s");
-    for (int i = 0; i < keyValues.length; i += 2) {
-      conf.set(keyValues[i], keyValues[i + 1]);
-    }
+    RangeCompactionConfig config = ServiceConf.config(HEAD_CHECKS, keyValues);
     CompactionStore real = new OmCompactionStore(store.metadata());
     CompactionStore s = new ForwardingStore(real) {
       @Override
@@ -73,7 +70,7 @@ class HeadCadenceTest {
         return super.probeHeads(table, ranges, tableFiles);
       }
     };
-    return new RangeCompactionService(s, RangeCompactionConfig.from(conf), () -> false, clock::get);
+    return new RangeCompactionService(s, config, () -> false, clock::get);
   }
 
   @AfterEach

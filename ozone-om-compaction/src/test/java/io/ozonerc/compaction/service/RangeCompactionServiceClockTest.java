@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 import org.apache.hadoop.hdds.utils.BackgroundTaskQueue;
 import org.apache.hadoop.ozone.om.helpers.BucketLayout;
 import org.junit.jupiter.api.AfterEach;
@@ -43,12 +42,9 @@ class RangeCompactionServiceClockTest {
 
   /** Interval 10m, back-off cap 1h, budget 5m, then {@code keyValues}. */
   static RangeCompactionConfig config(String... keyValues) {
-    OzoneConfiguration conf = RangeCompactionServiceTest.conf("ozone.om.range.compaction.interval", "10m",
-        "ozone.om.range.compaction.backoff.max", "1h", "ozone.om.range.compaction.timeout", "5m");
-    for (int i = 0; i < keyValues.length; i += 2) {
-      conf.set(keyValues[i], keyValues[i + 1]);
-    }
-    return RangeCompactionConfig.from(conf);
+    return ServiceConf.config(RangeCompactionServiceTest.RANGES_ONLY, new String[] {
+        "ozone.om.range.compaction.interval", "10m", "ozone.om.range.compaction.backoff.max", "1h",
+        "ozone.om.range.compaction.timeout", "5m"}, keyValues);
   }
 
   @BeforeEach

@@ -12,7 +12,7 @@ import io.ozonerc.compaction.om.OmCompactionStore;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
 import io.ozonerc.compaction.testing.OmTestStore;
 import io.ozonerc.compaction.testing.QueueBucket;
-import io.ozonerc.compaction.testing.SiteConfJvm;
+import io.ozonerc.testsupport.SiteConfJvm;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

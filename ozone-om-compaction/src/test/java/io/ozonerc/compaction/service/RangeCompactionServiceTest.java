@@ -80,18 +80,15 @@ class RangeCompactionServiceTest {
     store.close();
   }
 
+  static final String[] RANGES_ONLY = {
+      "ozone.om.range.compaction.interval", "1h", // rounds run through runRoundNow()
+      "ozone.om.range.compaction.timeout", "60s",
+      // These tests pin the range plan; dead heads, which would take the hot bucket's run first, have their own
+      // (HeadCadenceTest, DeadHeadCompactionTest).
+      "ozone.om.range.compaction.dead.head.min.keys", "0"};
+
   static OzoneConfiguration conf(String... keyValues) {
-    OzoneConfiguration conf = new OzoneConfiguration();
-    conf.set(RangeCompactionConfig.ENABLED_KEY, "true");
-    conf.set("ozone.om.range.compaction.interval", "1h"); // rounds run through runRoundNow()
-    conf.set("ozone.om.range.compaction.timeout", "60s");
-    // These tests pin the range plan; dead heads, which would take the hot bucket's run first, have their own
-    // (HeadCadenceTest, DeadHeadCompactionTest).
-    conf.set("ozone.om.range.compaction.dead.head.min.keys", "0");
-    for (int i = 0; i < keyValues.length; i += 2) {
-      conf.set(keyValues[i], keyValues[i + 1]);
-    }
-    return conf;
+    return ServiceConf.enabled(RANGES_ONLY, keyValues);
   }
 
   RangeCompactionService service(CompactionStore s, String... keyValues) {

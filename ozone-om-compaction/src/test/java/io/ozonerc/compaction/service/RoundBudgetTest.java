@@ -9,7 +9,7 @@ import io.ozonerc.compaction.plan.KeyRange;
 import io.ozonerc.compaction.plan.Keys;
 import io.ozonerc.compaction.plan.Verdict;
 import io.ozonerc.compaction.testing.OmTestStore;
-import io.ozonerc.compaction.testing.SiteConfJvm;
+import io.ozonerc.testsupport.SiteConfJvm;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.om.OmCompactionStore;
 import io.ozonerc.compaction.testing.OmTestStore;
 import io.ozonerc.compaction.testing.QueueBucket;
@@ -16,7 +15,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 import org.apache.log4j.AppenderSkeleton;
 import org.apache.log4j.Level;
 import org.apache.log4j.Logger;
@@ -74,11 +72,8 @@ class RoundLogTest {
   void seed() throws IOException {
     store = OmTestStore.open(dir);
     queue = QueueBucket.seed(store, 50_000);
-    OzoneConfiguration conf = new OzoneConfiguration();
-    conf.set(RangeCompactionConfig.ENABLED_KEY, "true");
-    conf.set("ozone.om.range.compaction.interval", "10m");
-    conf.set("ozone.om.range.compaction.head.check.interval", "5s");
-    service = new RangeCompactionService(new OmCompactionStore(store.metadata()), RangeCompactionConfig.from(conf),
+    service = new RangeCompactionService(new OmCompactionStore(store.metadata()),
+        ServiceConf.config(HeadCadenceTest.HEAD_CHECKS),
         () -> false, () -> clock.addAndGet(MS));
     Logger ours = Logger.getLogger("io.ozonerc.compaction");
     levelBefore = ours.getLevel();

@@ -15,7 +15,6 @@ import io.ozonerc.compaction.service.Schedule.Due;
 import io.ozonerc.compaction.service.Schedule.Admission;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import org.apache.hadoop.hdds.conf.OzoneConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -35,15 +34,8 @@ class ScheduleTest {
 
   /** Enabled, interval 10m, back-off cap 1h, head checks 5s within 1s..30s at 2,000 dead entries, then {@code kv}. */
   static RangeCompactionConfig config(String... kv) {
-    OzoneConfiguration conf = new OzoneConfiguration();
-    conf.set(RangeCompactionConfig.ENABLED_KEY, "true");
-    conf.set("ozone.om.range.compaction.interval", "10m");
-    conf.set("ozone.om.range.compaction.backoff.max", "1h");
-    conf.set("ozone.om.range.compaction.head.check.interval", "5s");
-    for (int i = 0; i < kv.length; i += 2) {
-      conf.set(kv[i], kv[i + 1]);
-    }
-    return RangeCompactionConfig.from(conf);
+    return ServiceConf.config(new String[] {"ozone.om.range.compaction.interval", "10m",
+        "ozone.om.range.compaction.backoff.max", "1h", "ozone.om.range.compaction.head.check.interval", "5s"}, kv);
   }
 
   static Schedule schedule(String... kv) {

@@ -3,7 +3,7 @@ package io.ozonerc.compaction.siteconf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ozonerc.compaction.testing.SiteConfJvm;
+import io.ozonerc.testsupport.SiteConfJvm;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -1,10 +1,11 @@
-package io.ozonerc.compaction.cluster;
+package io.ozonerc.devsupport;
 
-import static io.ozonerc.compaction.cluster.ComposeFilesTest.list;
-import static io.ozonerc.compaction.cluster.ComposeFilesTest.map;
+import static io.ozonerc.devsupport.ComposeFilesTest.list;
+import static io.ozonerc.devsupport.ComposeFilesTest.map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ozonerc.testsupport.RepoPaths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.ozonerc.compaction.cluster;
+package io.ozonerc.devsupport;
 
 import static org.junit.jupiter.api.Assertions.fail;
 

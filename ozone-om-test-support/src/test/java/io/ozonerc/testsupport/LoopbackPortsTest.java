@@ -1,4 +1,4 @@
-package io.ozonerc.compaction.cluster;
+package io.ozonerc.testsupport;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

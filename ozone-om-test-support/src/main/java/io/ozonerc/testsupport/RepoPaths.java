@@ -1,15 +1,16 @@
-package io.ozonerc.compaction.cluster;
+package io.ozonerc.testsupport;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Where the repository's dev-support/ is, seen from a test (surefire runs in the module directory). */
-final class RepoPaths {
+/** Where the repository is, seen from a test: surefire runs in the module's directory, one level below it. */
+public final class RepoPaths {
   private RepoPaths() { }
 
-  static Path root() {
+  /** The nearest directory at or above the working directory that holds {@code dev-support/}. */
+  public static Path root() {
     Path p = Path.of("").toAbsolutePath();
     while (p != null && !Files.isDirectory(p.resolve("dev-support"))) {
       p = p.getParent();

@@ -1,33 +1,37 @@
-package io.ozonerc.bench.planner;
+package io.ozonerc.testsupport;
 
-import io.ozonerc.compaction.plan.KeyRange;
-import io.ozonerc.compaction.plan.Keys;
-import io.ozonerc.compaction.plan.SstFile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
 /**
- * SST file facts and bucket ranges shaped like a large OM's keyTable, for timing the planner without a store.
+ * SST file facts and bucket ranges shaped like a large OM's keyTable, for planning without a store: the planner
+ * benchmark times plans of it, and the planner's equivalence test compares their digests with recorded ones.
  *
- * <p>The key space is {@code buckets} buckets of {@code keysPerBucket} keys each, {@code /vol/bNNNNNN/kNNNNNNNN}.
+ * <p>The key space is {@code buckets} buckets of {@value #KEYS_PER_BUCKET} keys each, {@code /vol/bNNNNNN/kNNNNNNNN}.
  * Levels 1..6 partition it into consecutive, non-overlapping files whose counts grow 10x per level (RocksDB's
  * default level size ratio), so level 6 holds ~90% of the files. Level 0 holds up to 12 files, each a flush that
  * touched every bucket: it spans nearly the whole key space (a busy OM's memtable holds every bucket's writes).
  * One bucket in 100 is tombstone-heavy: files of levels 1..5 over it carry 60% deletions, as do level-0 files.
  * Seeded, so a run is repeatable.
+ *
+ * <p>The facts are plain values, keys as strings: each user makes the planner's file and range objects of them, with
+ * its own file names and sizes.
  */
-final class SyntheticLsm {
-  static final String TABLE = "keyTable";
-  static final int KEYS_PER_BUCKET = 1_000;
+public final class SyntheticLsm {
+  public static final String TABLE = "keyTable";
+  public static final int KEYS_PER_BUCKET = 1_000;
 
-  final List<SstFile> files = new ArrayList<>();
-  final List<KeyRange> buckets = new ArrayList<>();
+  /** One SST file of {@link #TABLE}; {@code seq} numbers the files 1, 2, ... in the order they are listed. */
+  public record Sst(int level, String smallest, String largest, long entries, long deletions, long seq) { }
 
-  SyntheticLsm(int fileCount, int bucketCount, long seed) {
+  private final List<Sst> files = new ArrayList<>();
+  private final List<String> bucketPrefixes = new ArrayList<>();
+
+  public SyntheticLsm(int fileCount, int bucketCount, long seed) {
     Random rnd = new Random(seed);
     for (int b = 0; b < bucketCount; b++) {
-      buckets.add(KeyRange.bucket(TABLE, bucketPrefix(b)));
+      bucketPrefixes.add(bucketPrefix(b));
     }
     long keySpace = (long) bucketCount * KEYS_PER_BUCKET;
     int level0 = Math.min(12, Math.max(1, fileCount / 100));
@@ -49,15 +53,25 @@ final class SyntheticLsm {
         long entries = Math.max(1, (hi - lo + 1) / (7 - l)); // upper levels hold fewer versions per key
         boolean hot = hotBucket((int) (lo / KEYS_PER_BUCKET)) || hotBucket((int) (hi / KEYS_PER_BUCKET));
         long deletions = l < 6 && hot ? entries * 6 / 10 : entries / 100;
-        files.add(file(l, lo, hi, entries, deletions, seq++));
+        files.add(new Sst(l, key(lo), key(hi), entries, deletions, seq++));
       }
     }
     for (int i = 0; i < level0; i++) {
       long lo = (long) (rnd.nextDouble() * keySpace * 0.01);
       long hi = keySpace - 1 - (long) (rnd.nextDouble() * keySpace * 0.01);
       long entries = 50_000 + rnd.nextInt(50_000);
-      files.add(file(0, lo, hi, entries, entries * 6 / 10, seq++));
+      files.add(new Sst(0, key(lo), key(hi), entries, entries * 6 / 10, seq++));
     }
+  }
+
+  /** Levels 6 down to 1, then level 0. */
+  public List<Sst> files() {
+    return files;
+  }
+
+  /** Every bucket's key prefix, {@code /vol/bNNNNNN/}, in key order. */
+  public List<String> bucketPrefixes() {
+    return bucketPrefixes;
   }
 
   /** One bucket in 100 is churned. */
@@ -65,17 +79,11 @@ final class SyntheticLsm {
     return b % 100 == 37;
   }
 
-  private SstFile file(int level, long lo, long hi, long entries, long deletions, long seq) {
-    return new SstFile(TABLE, String.format("/%06d.sst", files.size() + 1), level, key(lo), key(hi), entries,
-        deletions, entries * 100, seq, false);
-  }
-
   private static String bucketPrefix(int b) {
     return String.format("/vol/b%06d/", b);
   }
 
-  private static byte[] key(long global) {
-    return Keys.utf8(bucketPrefix((int) (global / KEYS_PER_BUCKET))
-        + String.format("k%08d", global % KEYS_PER_BUCKET));
+  private static String key(long global) {
+    return bucketPrefix((int) (global / KEYS_PER_BUCKET)) + String.format("k%08d", global % KEYS_PER_BUCKET);
   }
 }

@@ -1,4 +1,4 @@
-package io.ozonerc.compaction.cluster;
+package io.ozonerc.testsupport;
 
 import java.io.IOException;
 import java.net.InetAddress;

@@ -1,9 +1,10 @@
-package io.ozonerc.compaction.cluster;
+package io.ozonerc.devsupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.ozonerc.testsupport.RepoPaths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.ozonerc.compaction.testing;
+package io.ozonerc.testsupport;
 
 import java.io.File;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.ozonerc.compaction.cluster;
+package io.ozonerc.devsupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.ozonerc.testsupport.LoopbackPorts;
+import io.ozonerc.testsupport.RepoPaths;
+import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -80,11 +83,13 @@ class LocalClusterScriptTest {
   void startCompactStop() throws Exception {
     Path root = RepoPaths.root();
     TestTools.ensureInstalled(root);
-    Path work = root.resolve("ozone-om-compaction/target/local-cluster-it/run-" + System.currentTimeMillis());
+    Path work = root.resolve("dev-support/target/local-cluster-it/run-" + System.currentTimeMillis());
+    String classPath = System.getProperty("java.class.path");
+    assertOmAndServiceOfThisBuild(root, classPath);
     Map<String, String> env = new HashMap<>();
     env.put("LOCAL_CLUSTER_DIR", work.toString());
     env.put("LOCAL_CLUSTER_PORT_BASE", Integer.toString(freePortBlock()));
-    env.put("LOCAL_CLUSTER_CLASSPATH", System.getProperty("java.class.path"));
+    env.put("LOCAL_CLUSTER_CLASSPATH", classPath);
     // C1 only: these JVMs live a minute; start-up time matters, peak speed does not.
     env.put("LOCAL_CLUSTER_JAVA_OPTS", "-XX:TieredStopAtLevel=1");
     // Statistics ALL: the dashboard's seek and skip panels read RocksDB tickers.
@@ -173,6 +178,21 @@ class LocalClusterScriptTest {
         System.err.println("local-cluster logs kept in " + work.resolve("logs"));
       }
     }
+  }
+
+  /**
+   * The classpath handed to the script (this module's test classpath) holds the OM and the range compaction
+   * service, the service as this build compiled it: ozone-om-compaction's target/classes from the reactor, and no
+   * jar of this project from a Maven repository, where an earlier build may have left an older one.
+   */
+  private static void assertOmAndServiceOfThisBuild(Path root, String classPath) {
+    List<String> entries = List.of(classPath.split(File.pathSeparator));
+    String service = root.resolve("ozone-om-compaction/target/classes").toString();
+    assertTrue(entries.contains(service), "the service's classes " + service + " on the classpath " + classPath);
+    assertTrue(entries.stream().anyMatch(e -> Path.of(e).getFileName().toString().startsWith("ozone-manager-")),
+        "the OM's jar on the classpath " + classPath);
+    assertEquals(List.of(), entries.stream().filter(e -> e.contains("/io/ozonerc/")).toList(),
+        "this project's jars from a Maven repository on the classpath");
   }
 
   /**

@@ -1,4 +1,4 @@
-package io.ozonerc.compaction.cluster;
+package io.ozonerc.devsupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ozonerc.testsupport.RepoPaths;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
