@@ -133,7 +133,8 @@ class RangeCompactionConfigTest {
       if (c != null) {
         assertEquals(c.defaultValue(), conf.get(c.key()), c.key());
         String[] sources = conf.getPropertySources(c.key());
-        assertTrue(sources != null && java.util.Arrays.asList(sources).contains(RangeCompactionConfig.DEFAULTS_RESOURCE),
+        assertTrue(
+            sources != null && java.util.Arrays.asList(sources).contains(RangeCompactionConfig.DEFAULTS_RESOURCE),
             c.key() + " from " + java.util.Arrays.toString(sources));
       }
     }

@@ -14,8 +14,8 @@
 
 package io.ozonerc.metadata;
 
-import java.nio.ByteBuffer;
 import jakarta.annotation.Nonnull;
+import java.nio.ByteBuffer;
 import org.apache.hadoop.hdds.utils.db.Codec;
 import org.apache.hadoop.hdds.utils.db.CodecBuffer;
 import org.apache.hadoop.hdds.utils.db.CodecException;

@@ -42,8 +42,8 @@ class DirectoryKeyTest {
   }
 
   @ParameterizedTest(name = "[{index}] ''{0}''")
-  @ValueSource(strings = {"", "1/2/3/a", "/1/2/3", "/1/2/x/a", "/1/2/9223372036854775808/a", "/9223372036854775808/2/3/a", "/1/-9223372036854775809/3/a", "/1/2/-/a", "/a/2/3/n",
-      "/1//3/n"})
+  @ValueSource(strings = {"", "1/2/3/a", "/1/2/3", "/1/2/x/a", "/1/2/9223372036854775808/a",
+      "/9223372036854775808/2/3/a", "/1/-9223372036854775809/3/a", "/1/2/-/a", "/a/2/3/n", "/1//3/n"})
   void rejectsMalformedKeysNamingThem(String key) {
     DirectoryValueException e = assertThrows(DirectoryValueException.Corrupt.class, () -> DirectoryKey.parse(key));
     assertEquals(key, e.getKey());

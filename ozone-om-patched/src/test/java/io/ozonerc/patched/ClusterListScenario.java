@@ -126,10 +126,10 @@ public final class ClusterListScenario {
         String bucket = buckets[random.nextInt(buckets.length)];
         String prefix = prefixes[random.nextInt(prefixes.length)];
         String start = switch (random.nextInt(4)) {
-          case 0 -> "";
-          case 1 -> String.format("k-%05d", random.nextInt(300));
-          case 2 -> String.format("dir%d/f%03d", 1 + random.nextInt(2), random.nextInt(70));
-          default -> prefix + "5";
+        case 0 -> "";
+        case 1 -> String.format("k-%05d", random.nextInt(300));
+        case 2 -> String.format("dir%d/f%03d", 1 + random.nextInt(2), random.nextInt(70));
+        default -> prefix + "5";
         };
         listKeys("random " + i + " " + bucket + " prefix=" + prefix + " start=" + start, bucket, prefix, start,
             1 + random.nextInt(40), random.nextBoolean());

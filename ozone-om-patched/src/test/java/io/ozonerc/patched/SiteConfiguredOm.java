@@ -35,6 +35,9 @@ import org.apache.hadoop.ozone.om.KeyManagerImpl;
 public final class SiteConfiguredOm {
   private static final String P = "ozone.om.range.compaction.";
 
+  private SiteConfiguredOm() {
+  }
+
   public static void main(String[] args) throws Exception {
     List<String> out = new ArrayList<>();
     OzoneConfiguration conf = OmCluster.quietConf(); // reads ozone-site.xml now; none of our classes is loaded yet

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
 class SkipHintLearnWindowTest {
   /** The learn() points the scenarios pause at, as text inserted into the copy. */
   private static final List<String> PAUSES = List.of(
-      "      VarHandle.fullFence(); // the span in the map before reading the pending marks and the ring (see retire)\n",
+      "      VarHandle.fullFence(); // the span in the map before reading the pending marks and the ring"
+          + " (see retire)\n",
       "      VarHandle.fullFence(); // the span in the map before reading the pending marks and the ring (see retire)\n"
           + "      LearnWindow.pause(\"checking\");\n",
       "        remove(s);\n      }\n",

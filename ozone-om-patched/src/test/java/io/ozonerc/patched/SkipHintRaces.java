@@ -298,9 +298,9 @@ public final class SkipHintRaces {
 
   /**
    * The deleted-key scan's head seeks ({@code deletedTable.iterator("")} and its {@code seekToFirst()}, as
-   * KeyManagerImpl's pending-deletion scan opens it): the first full iteration steps over the dead start of the table and learns where the live entries
-   * begin, the second steps over nothing, and an entry put into the dead start (as a key delete's response puts
-   * it, in a batch) is the first entry of the next iteration.
+   * KeyManagerImpl's pending-deletion scan opens it): the first full iteration steps over the dead start of the table
+   * and learns where the live entries begin, the second steps over nothing, and an entry put into the dead start (as a
+   * key delete's response puts it, in a batch) is the first entry of the next iteration.
    */
   String tableStartDeletedTable() throws Exception {
     Table<String, RepeatedOmKeyInfo> table = om.getDeletedTable();

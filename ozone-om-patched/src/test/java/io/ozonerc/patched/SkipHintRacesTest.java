@@ -97,8 +97,9 @@ class SkipHintRacesTest {
   @CsvSource(delimiter = '|', value = {
       "batch-announce|RDBBatchOperation.java|    hints.announce(key);\\n    runAfterClose(() -> hints.settle(key));"
           + "|    return;|SECOND_TABLE_OBJECT_BATCH RAW_TABLE_BATCH",
-      "direct-put-announce|RocksDatabase.java|final SkipHints hints = family.getSkipHints();\\n    final byte[] announced"
-          + "|final SkipHints hints = null;\\n    final byte[] announced|SECOND_TABLE_OBJECT_DIRECT_PUT RAW_TABLE_DIRECT_PUT",
+      "direct-put-announce|RocksDatabase.java|final SkipHints hints = family.getSkipHints();"
+          + "\\n    final byte[] announced|final SkipHints hints = null;\\n    final byte[] announced"
+          + "|SECOND_TABLE_OBJECT_DIRECT_PUT RAW_TABLE_DIRECT_PUT",
       "ingest-announce|RocksDatabase.java|final SkipHints hints = family.getSkipHints();\\n    if (hints != null) {"
           + "\\n      hints.announceEverything();|final SkipHints hints = null;\\n    if (hints != null) {"
           + "\\n      hints.announceEverything();|INGESTED_FILE",

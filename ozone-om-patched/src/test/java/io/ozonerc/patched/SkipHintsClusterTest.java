@@ -47,7 +47,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * Skip hints in a running patched OM (MiniOzoneCluster): a queue bucket whose listings jump over the dead head they
  * already crossed, RocksDB's own skip counter showing it; a key created into the dead head listed at once; the
  * switch turned off and on online; a bad value refused naming key and value; a snapshot's store without hints;
- * the hints dropped when the OM restarts. The tests share one cluster and run in order, each from the state the previous one left.
+ * the hints dropped when the OM restarts. The tests share one cluster and run in order, each from the state the
+ * previous one left.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SkipHintsClusterTest {

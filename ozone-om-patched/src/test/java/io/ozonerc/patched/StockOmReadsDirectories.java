@@ -36,6 +36,9 @@ import org.apache.hadoop.ozone.om.helpers.OmDirectoryInfo;
  * <p>Arguments: output file, the directory holding {@code om.db}.
  */
 public final class StockOmReadsDirectories {
+  private StockOmReadsDirectories() {
+  }
+
   public static void main(String[] args) throws Exception {
     Path dbDir = Path.of(args[1]);
     List<String> out = new ArrayList<>();

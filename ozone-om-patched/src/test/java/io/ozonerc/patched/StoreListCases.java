@@ -156,29 +156,29 @@ public final class StoreListCases {
 
   private static String keyName(Random random, int i) {
     switch (random.nextInt(4)) {
-      case 0:
-        return String.format("dir%d/f%03d", random.nextInt(3), i);
-      case 1:
-        return String.format("x/y%04d", i);
-      default:
-        return String.format("k-%04d", i);
+    case 0:
+      return String.format("dir%d/f%03d", random.nextInt(3), i);
+    case 1:
+      return String.format("x/y%04d", i);
+    default:
+      return String.format("k-%04d", i);
     }
   }
 
   private static String startKey(Random random, List<String> names, String prefix) {
     switch (random.nextInt(6)) {
-      case 0:
-        return "";
-      case 1:
-        return names.get(random.nextInt(names.size()));
-      case 2:
-        return names.get(random.nextInt(names.size())) + "~"; // not a key, sorts after one
-      case 3:
-        return "a"; // before every prefix
-      case 4:
-        return "zzzz"; // after every key
-      default:
-        return prefix + "0";
+    case 0:
+      return "";
+    case 1:
+      return names.get(random.nextInt(names.size()));
+    case 2:
+      return names.get(random.nextInt(names.size())) + "~"; // not a key, sorts after one
+    case 3:
+      return "a"; // before every prefix
+    case 4:
+      return "zzzz"; // after every key
+    default:
+      return prefix + "0";
     }
   }
 

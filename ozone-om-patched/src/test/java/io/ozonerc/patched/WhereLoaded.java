@@ -19,7 +19,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Main for {@link OmJvm}: writes "class location" for every class the patch set changes or adds, as this JVM loads it ("absent" if it has no such class). */
+/**
+ * Main for {@link OmJvm}: writes "class location" for every class the patch set changes or adds, as this JVM loads it
+ * ("absent" if it has no such class).
+ */
 public final class WhereLoaded {
   private WhereLoaded() { }
 

@@ -60,7 +60,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * {@code benchmarks/target/dirformat/classpath.txt}, runs JMH with {@code -prof gc} and prints the comparison table),
  * or by hand:
  * <pre>
- * nice -n 10 java -cp "benchmarks/target/classes:ozone-om-metadata/target/classes:$(cat benchmarks/target/dirformat/classpath.txt)" \
+ * nice -n 10 java -cp \
+ *     "benchmarks/target/classes:ozone-om-metadata/target/classes:$(cat benchmarks/target/dirformat/classpath.txt)" \
  *     org.openjdk.jmh.Main SerializationBenchmark -f 1 -wi 2 -i 3 -w 1s -r 1s -prof gc -rf json -rff ser.json
  * </pre>
  */

@@ -86,9 +86,9 @@ public final class ExperimentReport {
   record Verdict(String variant, String target, State state, String text) {
     String line() {
       String mark = switch (state) {
-        case MET -> "MET       ";
-        case MISSED -> "MISSED    ";
-        case NO_VERDICT -> "NO VERDICT";
+      case MET -> "MET       ";
+      case MISSED -> "MISSED    ";
+      case NO_VERDICT -> "NO VERDICT";
       };
       return "- " + mark + " " + variant + ": " + target + " - " + text;
     }

@@ -223,7 +223,6 @@ public final class PlannerBenchmark {
         (long) r[4], (long) r[5]);
   }
 
-
   /** Runs one size in a fresh JVM with this JVM's options; its planner classes from {@code baseline} when set. */
   private static double[] child(String baseline, int files, int buckets, int repeats)
       throws IOException, InterruptedException {
@@ -272,7 +271,7 @@ public final class PlannerBenchmark {
     }
     long last = jit.getTotalCompilationTime();
     long until = System.nanoTime() + 10_000_000_000L;
-    for (int quiet = 0; quiet < 5 && System.nanoTime() < until; ) {
+    for (int quiet = 0; quiet < 5 && System.nanoTime() < until;) {
       try {
         Thread.sleep(100);
       } catch (InterruptedException e) {

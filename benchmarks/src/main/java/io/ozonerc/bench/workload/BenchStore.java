@@ -34,6 +34,7 @@ import org.apache.hadoop.hdds.utils.db.RocksDatabase;
 import org.apache.hadoop.hdds.utils.db.Table;
 import org.apache.hadoop.hdds.utils.db.TableIterator;
 import org.apache.hadoop.ozone.OzoneAcl;
+import org.apache.hadoop.ozone.OzoneAcl.AclScope;
 import org.apache.hadoop.ozone.om.OmMetadataManagerImpl;
 import org.apache.hadoop.ozone.om.helpers.BucketLayout;
 import org.apache.hadoop.ozone.om.helpers.OmBucketInfo;
@@ -43,7 +44,6 @@ import org.apache.hadoop.ozone.om.helpers.OmKeyLocationInfoGroup;
 import org.apache.hadoop.ozone.om.helpers.OmVolumeArgs;
 import org.apache.hadoop.ozone.security.acl.IAccessAuthorizer.ACLIdentityType;
 import org.apache.hadoop.ozone.security.acl.IAccessAuthorizer.ACLType;
-import org.apache.hadoop.ozone.OzoneAcl.AclScope;
 import org.rocksdb.LiveFileMetaData;
 
 /**
@@ -161,9 +161,9 @@ final class BenchStore implements AutoCloseable {
 
   /**
    * Loads the spec's cold keys (hashed names, {@code coldKeys / coldBuckets} per cold bucket) and the expiry
-   * bucket's keys, if any, with the OM's batch writes, bucket by bucket in key order, then flushes and waits until RocksDB has no compaction pending or
-   * running: the settled shape of data that has not changed for a long time. Reports keys loaded to
-   * {@code progress}.
+   * bucket's keys, if any, with the OM's batch writes, bucket by bucket in key order, then flushes and waits until
+   * RocksDB has no compaction pending or running: the settled shape of data that has not changed for a long time.
+   * Reports keys loaded to {@code progress}.
    */
   void loadCold(WorkloadSpec spec, java.util.function.LongConsumer progress) throws Exception {
     int cb = spec.coldBuckets();

@@ -34,16 +34,16 @@ final class Units {
     }
     long v = Long.parseLong(m.group(1));
     switch (m.group(2).toLowerCase(Locale.ROOT)) {
-      case "ms":
-        return Duration.ofMillis(v);
-      case "":
-      case "s":
-        return Duration.ofSeconds(v);
-      case "m":
-        return Duration.ofMinutes(v);
-      default:
-        throw new IllegalArgumentException(option + ": unknown duration unit '" + m.group(2) + "' in '" + text
-            + "' (ms, s, m)");
+    case "ms":
+      return Duration.ofMillis(v);
+    case "":
+    case "s":
+      return Duration.ofSeconds(v);
+    case "m":
+      return Duration.ofMinutes(v);
+    default:
+      throw new IllegalArgumentException(option + ": unknown duration unit '" + m.group(2) + "' in '" + text
+          + "' (ms, s, m)");
     }
   }
 
@@ -54,18 +54,18 @@ final class Units {
     }
     long v = Long.parseLong(m.group(1));
     switch (m.group(2).toUpperCase(Locale.ROOT)) {
-      case "":
-      case "B":
-        return v;
-      case "KB":
-        return v << 10;
-      case "MB":
-        return v << 20;
-      case "GB":
-        return v << 30;
-      default:
-        throw new IllegalArgumentException(option + ": unknown size unit '" + m.group(2) + "' in '" + text
-            + "' (B, KB, MB, GB)");
+    case "":
+    case "B":
+      return v;
+    case "KB":
+      return v << 10;
+    case "MB":
+      return v << 20;
+    case "GB":
+      return v << 30;
+    default:
+      throw new IllegalArgumentException(option + ": unknown size unit '" + m.group(2) + "' in '" + text
+          + "' (B, KB, MB, GB)");
     }
   }
 }

@@ -82,20 +82,20 @@ final class Workload {
     int el = 0;
     for (int i = 0; i < size; i++) {
       switch (kind[i]) {
-        case LIST -> l++;
-        case CREATE -> {
-          c++;
-          if (spec.isCold(bucket[i])) {
-            cold++;
-          }
+      case LIST -> l++;
+      case CREATE -> {
+        c++;
+        if (spec.isCold(bucket[i])) {
+          cold++;
         }
-        case DELETE -> d++;
-        case EXPIRE -> {
-          eb++;
-          ek += batchSize(i);
-        }
-        case EXPIRY_LIST -> el++;
-        default -> throw new IllegalStateException("unknown operation kind " + kind[i]);
+      }
+      case DELETE -> d++;
+      case EXPIRE -> {
+        eb++;
+        ek += batchSize(i);
+      }
+      case EXPIRY_LIST -> el++;
+      default -> throw new IllegalStateException("unknown operation kind " + kind[i]);
       }
     }
     this.coldPuts = cold;

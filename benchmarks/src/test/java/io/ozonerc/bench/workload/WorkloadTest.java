@@ -52,12 +52,12 @@ class WorkloadTest {
     long lastDeleted = -1;
     for (int i = 0; i < w.size; i++) {
       switch (w.kind[i]) {
-        case Workload.CREATE -> assertTrue(live.add(w.key[i]), "created twice: " + w.key[i]);
-        case Workload.DELETE -> {
-          assertTrue(live.remove(w.key[i]), "deleted a key not live: " + w.key[i]);
-          lastDeleted = w.key[i];
-        }
-        default -> assertTrue(w.key[i] < 0 || live.contains(w.key[i]), "list starts at a dead key");
+      case Workload.CREATE -> assertTrue(live.add(w.key[i]), "created twice: " + w.key[i]);
+      case Workload.DELETE -> {
+        assertTrue(live.remove(w.key[i]), "deleted a key not live: " + w.key[i]);
+        lastDeleted = w.key[i];
+      }
+      default -> assertTrue(w.key[i] < 0 || live.contains(w.key[i]), "list starts at a dead key");
       }
       assertTrue(live.size() <= 501, "live set above the cap: " + live.size());
     }

@@ -25,11 +25,13 @@ import picocli.CommandLine.Option;
  * output and exit status: {@link RangeCompactionTool}.
  */
 @Command(name = "range-compaction",
-    description = {"Show the OM key ranges richest in delete tombstones, ranked by the range compaction planner, "
-        + "and the plan a round would run (--dry-run); compact them with --compact.",
+    description = {
+        "Show the OM key ranges richest in delete tombstones, ranked by the range compaction planner, "
+            + "and the plan a round would run (--dry-run); compact them with --compact.",
         "Works on an om.db (or a checkpoint copy) that no running process holds; refuses a DB whose RocksDB "
             + "LOCK is held. Thresholds: the ozone.om.range.compaction.* keys from ozone-site.xml or -D, or the "
-            + "options below."},
+            + "options below."
+    },
     sortOptions = false)
 public class RangeCompactionCommand extends RangeCompactionTool implements DebugSubcommand {
   @Option(names = "--compact", description = "Open the DB read-write and run the planned compactions. Without "

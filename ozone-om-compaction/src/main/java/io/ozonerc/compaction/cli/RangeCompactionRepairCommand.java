@@ -25,11 +25,13 @@ import picocli.CommandLine.Command;
  * always holds.
  */
 @Command(name = "range-compaction",
-    description = {"Compact the OM key ranges richest in delete tombstones, as one round of the range compaction "
-        + "service would (--dry-run: only print the plan).",
+    description = {
+        "Compact the OM key ranges richest in delete tombstones, as one round of the range compaction "
+            + "service would (--dry-run: only print the plan).",
         "Works on an om.db that no running process holds (stop the OM first); refuses a DB whose RocksDB LOCK is "
             + "held. Thresholds: the ozone.om.range.compaction.* keys from ozone-site.xml or -D, or the options "
-            + "below."},
+            + "below."
+    },
     sortOptions = false)
 public class RangeCompactionRepairCommand extends RangeCompactionTool implements RepairSubcommand {
   @Override

@@ -132,9 +132,9 @@ public final class OmCompactionStore implements CompactionStore {
     try (Table.KeyValueIterator<String, OmBucketInfo> it = metadata.getBucketTable().iterator()) {
       while (it.hasNext()) {
         OmBucketInfo b = it.next().getValue();
-        prefixes.add(new String[] {"/" + b.getVolumeName() + "/" + b.getBucketName() + "/",
-            volumeIds.containsKey(b.getVolumeName())
-                ? "/" + volumeIds.get(b.getVolumeName()) + "/" + b.getObjectID() + "/" : null});
+        String idPrefix = volumeIds.containsKey(b.getVolumeName())
+            ? "/" + volumeIds.get(b.getVolumeName()) + "/" + b.getObjectID() + "/" : null;
+        prefixes.add(new String[] {"/" + b.getVolumeName() + "/" + b.getBucketName() + "/", idPrefix});
       }
     }
     Map<String, List<KeyRange>> out = new LinkedHashMap<>();

@@ -268,4 +268,5 @@ final class BucketShares {
     byte[] partLo = startsInside ? f.smallestKey() : b.begin();
     byte[] partHi = endsInside ? f.largestKey() : b.end();
     return Keys.overlapFraction(partLo, partHi, begin, end);
-  }}
+  }
+}

@@ -195,8 +195,8 @@ public final class HeadPlanner {
 
   /**
    * Ranges (buckets, or directories) whose upper bound of dead entries reaches {@code minDeadKeys}, largest bound
-   * first (ties in key order). One sort of the files by each end and a binary search per bucket: O((buckets + files) log files).
-   * The deletions of the files overlapping [b, e) are those of files starting before e minus those of files
+   * first (ties in key order). One sort of the files by each end and a binary search per bucket: O((buckets + files)
+   * log files). The deletions of the files overlapping [b, e) are those of files starting before e minus those of files
    * ending before b (a file that ends before b also starts before e).
    */
   static List<ProbeCandidate> candidates(List<SstFile> tableFiles, long memDeletes, List<KeyRange> sortedBuckets,
@@ -291,8 +291,8 @@ public final class HeadPlanner {
   }
 
   /**
-   * Plans the dead heads found by a probe: each head with at least {@code settings.deadHeadMinKeys()} dead entries becomes a
-   * compaction of its dead span, assessed like any range (cost, bottommost mode, busy files) so the round can
+   * Plans the dead heads found by a probe: each head with at least {@code settings.deadHeadMinKeys()} dead entries
+   * becomes a compaction of its dead span, assessed like any range (cost, bottommost mode, busy files) so the round can
    * re-check and verify it the same way. Ranked as the class comment says, and kept within {@code ranges.per.run}
    * and {@code bytes.per.run} ({@link Budget}: heads come first in a round, and its range plan gets what they
    * leave);

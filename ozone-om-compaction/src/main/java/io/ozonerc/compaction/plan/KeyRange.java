@@ -70,9 +70,9 @@ public record KeyRange(String table, Kind kind, String label, byte[] begin, byte
     /** The kind of the dead span a probe of a range of this kind finds. */
     public Kind headKind() {
       return switch (this) {
-        case TABLE, TABLE_HEAD -> TABLE_HEAD;
-        case DIRECTORY, DIRECTORY_HEAD -> DIRECTORY_HEAD;
-        default -> BUCKET_HEAD;
+      case TABLE, TABLE_HEAD -> TABLE_HEAD;
+      case DIRECTORY, DIRECTORY_HEAD -> DIRECTORY_HEAD;
+      default -> BUCKET_HEAD;
       };
     }
 

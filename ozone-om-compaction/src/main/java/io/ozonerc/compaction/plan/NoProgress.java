@@ -39,8 +39,8 @@ public record NoProgress(KeyRange range, List<String> files) {
         .map(f -> f.name() + "@L" + f.level() + ":" + f.sizeBytes()).sorted().toList());
   }
 
-  /** True when {@code files} (a fresh snapshot) holds exactly the same files over the range. */
-  public boolean unchangedIn(List<SstFile> files) {
-    return this.files.equals(of(range, files).files);
+  /** True when {@code snapshot} (a fresh list of files) holds exactly the same files over the range. */
+  public boolean unchangedIn(List<SstFile> snapshot) {
+    return files.equals(of(range, snapshot).files);
   }
 }

@@ -30,8 +30,8 @@ import java.util.TreeSet;
  * A delete in RocksDB writes a tombstone; until a compaction carries it to the bottom level, every iterator that
  * crosses it steps over it and over the older value it hides. The OM lists a bucket by seeking to the bucket's
  * first key and reading forward, so a bucket whose lower 95% was deleted makes each listing step over ~2 internal
- * keys per deleted key (109 ms per seek at 1e6 keys, docs/facts.md) while RocksDB's own compaction picker, which looks at
- * level sizes, sees no reason to act. A manual {@code compactRange} over just that bucket removes them all.
+ * keys per deleted key (109 ms per seek at 1e6 keys, docs/facts.md) while RocksDB's own compaction picker, which looks
+ * at level sizes, sees no reason to act. A manual {@code compactRange} over just that bucket removes them all.
  *
  * <p>The unit is therefore the bucket: one range per bucket prefix per table ({@code /vol/bucket/} for the
  * key-name tables, {@code /volumeId/bucketId/} for the FSO tables, ending at the prefix's successor, never at the
@@ -219,10 +219,10 @@ public final class RangePlanner {
   private static RangeAssessment assessInPlan(KeyRange range, TableFacts t, PlannerSettings s) {
     RangeStats est = RangeStats.estimate(t, range.begin(), range.end());
     boolean force = switch (s.bottommost()) {
-      case FORCE -> true;
-      case SKIP -> false;
-      // Tombstones in the deepest level are dropped only by a bottommost rewrite; elsewhere the merge drops them.
-      case AUTO -> est.deepestLevel() > 0 && est.tombstones() > 0 && est.bottomTombstones() * 2 >= est.tombstones();
+    case FORCE -> true;
+    case SKIP -> false;
+    // Tombstones in the deepest level are dropped only by a bottommost rewrite; elsewhere the merge drops them.
+    case AUTO -> est.deepestLevel() > 0 && est.tombstones() > 0 && est.bottomTombstones() * 2 >= est.tombstones();
     };
     long tombstones = Math.round(est.tombstones());
     if (est.deepestLevel() < 0 || tombstones < s.minTombstones() || est.tombstoneRatio() < s.tombstoneRatio()) {
@@ -294,7 +294,8 @@ public final class RangePlanner {
     if (Keys.compare(begin, range.begin()) == 0 && Keys.compareEnds(end, range.end()) == 0) {
       return java.util.Optional.empty(); // the dense files span the whole range: nothing new to assess
     }
-    RangeAssessment sub = assessInPlan(new KeyRange(range.table(), KeyRange.Kind.DENSE_PART, range.label() + " dense part", begin, end), t, s);
+    RangeAssessment sub = assessInPlan(
+        new KeyRange(range.table(), KeyRange.Kind.DENSE_PART, range.label() + " dense part", begin, end), t, s);
     return sub.verdict() == Verdict.PLANNED
         ? java.util.Optional.of(sub.with(Verdict.PLANNED, sub.why() + "; the range as a whole is below threshold"))
         : java.util.Optional.empty();
@@ -395,8 +396,8 @@ public final class RangePlanner {
     }
     List<KeyRange> out = new ArrayList<>();
     for (int i = 0; i < chunks.size(); i++) {
-      out.add(new KeyRange(range.table(), KeyRange.Kind.SPLIT_PART, range.label() + " part " + (i + 1) + "/" + chunks.size(),
-          chunks.get(i)[0], chunks.get(i)[1]));
+      out.add(new KeyRange(range.table(), KeyRange.Kind.SPLIT_PART,
+          range.label() + " part " + (i + 1) + "/" + chunks.size(), chunks.get(i)[0], chunks.get(i)[1]));
     }
     return out;
   }
@@ -445,9 +446,10 @@ public final class RangePlanner {
    * judged as one compaction of their joined span. A run starts at any piece below the thresholds with
    * tombstones and grows while no file (any level) begins between the end of the run and the end of the next
    * piece: every file that piece overlaps then began before the run's first piece ended, so it overlaps that
-   * piece too, and the joined compaction rewrites no file the first piece's would not. A run of two or more pieces whose joined span passes the test is planned; its cost may pass
-   * {@code max.compaction.entries}, as for a range inside one file above the cap, since no cut makes the shared
-   * files smaller. Left out when the span overlaps a no-progress range ({@link #leaveOutNoProgress} runs on it).
+   * piece too, and the joined compaction rewrites no file the first piece's would not. A run of two or more pieces
+   * whose joined span passes the test is planned; its cost may pass {@code max.compaction.entries}, as for a range
+   * inside one file above the cap, since no cut makes the shared files smaller. Left out when the span overlaps a
+   * no-progress range ({@link #leaveOutNoProgress} runs on it).
    */
   static List<RangeAssessment> fileSets(List<RangeAssessment> pieces, TableFacts t, PlannerSettings s) {
     List<RangeAssessment> out = new ArrayList<>();

@@ -55,8 +55,8 @@ import org.slf4j.LoggerFactory;
  * rewriting it when nothing below overlaps it, so a level-0 file holding a queue's puts and deletes lands in the
  * bottom level with every tombstone. A range is compacted again with a bottommost rewrite when its facts after
  * show that ({@link io.ozonerc.compaction.plan.BottommostMode#needsSecondPass}); a head when its fresh probe
- * still qualifies, a counted bucket when its fresh count does. A stop before that rewrite leaves it to a later round, and the range is not remembered as
- * stuck (it is not finished).
+ * still qualifies, a counted bucket when its fresh count does. A stop before that rewrite leaves it to a later round,
+ * and the range is not remembered as stuck (it is not finished).
  */
 final class CompactionExecutor {
   private static final Logger LOG = LoggerFactory.getLogger(CompactionExecutor.class);

@@ -22,8 +22,8 @@ import io.ozonerc.compaction.plan.RangeCount;
 import io.ozonerc.compaction.plan.Verdict;
 import io.ozonerc.compaction.service.RoundResult.Compacted;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
-import io.ozonerc.compaction.service.Schedule.Due;
 import io.ozonerc.compaction.service.Schedule.Admission;
+import io.ozonerc.compaction.service.Schedule.Due;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -102,10 +102,10 @@ final class CompactionRecorder implements RoundListener {
     metrics.lastRoundDurationMs.set(r.durationMs());
     metrics.lastRoundEndTimeMs.set(endEpochMillis);
     switch (r.outcome()) {
-      case PRESSURE -> metrics.rangesSkippedPressure.incr(r.left());
-      case TIME_BUDGET -> metrics.rangesSkippedBudget.incr(r.left());
-      case SHUTDOWN, PAUSED -> metrics.rangesSkippedShutdown.incr(r.left());
-      default -> { }
+    case PRESSURE -> metrics.rangesSkippedPressure.incr(r.left());
+    case TIME_BUDGET -> metrics.rangesSkippedBudget.incr(r.left());
+    case SHUTDOWN, PAUSED -> metrics.rangesSkippedShutdown.incr(r.left());
+    default -> { }
     }
   }
 

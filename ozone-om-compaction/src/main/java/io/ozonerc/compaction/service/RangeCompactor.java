@@ -175,7 +175,8 @@ public final class RangeCompactor {
   public RoundPlan planRound(RoundSettings s) throws IOException {
     Map<String, List<KeyRange>> buckets = store.bucketRanges(s.tables());
     List<SstFile> files = store.liveFiles(s.tables());
-    HeadPlan heads = s.planner().deadHeadMinKeys() > 0 ? planHeads(s, files, RangePlanner.sortedBuckets(buckets), false) : HeadPlan.NONE;
+    HeadPlan heads = s.planner().deadHeadMinKeys() > 0
+        ? planHeads(s, files, RangePlanner.sortedBuckets(buckets), false) : HeadPlan.NONE;
     List<KeyRange> noProgress = memory.unchangedRanges(files);
     return new RoundPlan(heads, RangePlanner.plan(files, buckets, noProgress, s.planner()), List.copyOf(files));
   }

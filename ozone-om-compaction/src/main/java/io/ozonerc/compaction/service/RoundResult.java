@@ -219,16 +219,16 @@ public record RoundResult(Outcome outcome, String detail, CompactionPlan plan, H
       parts.add("flushed " + String.join(", ", flushed.stream()
           .map(m -> m.table() + " (" + m.deletes() + " deletes in " + m.entries() + " memtable entries)").toList()));
     }
-    long heads = headCompactions();
-    long ranges = compacted.size() - heads;
+    long headsCompacted = headCompactions();
+    long ranges = compacted.size() - headsCompacted;
     long bytes = compacted.stream().mapToLong(Compacted::bytesCompacted).sum();
     long ms = compacted.stream().mapToLong(Compacted::timeMs).sum();
     StringBuilder did = new StringBuilder(String.format(Locale.ROOT, "compacted %d of %d planned (%s, %s)",
-        compacted.size(), planned(), count(heads, "dead head"), count(ranges, "range")));
+        compacted.size(), planned(), count(headsCompacted, "dead head"), count(ranges, "range")));
     if (!compacted.isEmpty()) {
       did.append(' ').append(human(bytes)).append(" in ").append(duration(ms));
       List<String> removed = new ArrayList<>();
-      if (heads > 0) {
+      if (headsCompacted > 0) {
         long deadBefore = compacted.stream().filter(c -> c.head() != null).mapToLong(c -> c.head().deadBefore()).sum();
         long deadAfter = compacted.stream().filter(c -> c.head() != null).mapToLong(c -> c.head().deadAfter()).sum();
         removed.add("dead head entries " + deadBefore + " -> " + deadAfter);

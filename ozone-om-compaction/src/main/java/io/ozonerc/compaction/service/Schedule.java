@@ -248,10 +248,10 @@ final class Schedule {
       return s;
     }
     return switch (config.leaderPolicy()) {
-      case NORMAL -> s;
-      case SKIP -> null;
-      // The leader serves client reads, followers catch up on compaction.
-      case REDUCED -> s.withBudget((int) quarter(s.rangesPerRun()), quarter(s.maxBytesPerRun()));
+    case NORMAL -> s;
+    case SKIP -> null;
+    // The leader serves client reads, followers catch up on compaction.
+    case REDUCED -> s.withBudget((int) quarter(s.rangesPerRun()), quarter(s.maxBytesPerRun()));
     };
   }
 

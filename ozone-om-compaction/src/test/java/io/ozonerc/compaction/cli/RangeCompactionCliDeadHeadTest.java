@@ -26,7 +26,6 @@ import io.ozonerc.compaction.plan.Keys;
 import io.ozonerc.compaction.testing.OmTestStore;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.ozone.om.helpers.BucketLayout;
 import org.junit.jupiter.api.Test;

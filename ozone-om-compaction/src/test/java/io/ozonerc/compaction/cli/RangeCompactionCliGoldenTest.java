@@ -29,10 +29,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.rocksdb.LiveFileMetaData;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.LiveFileMetaData;
 
 /**
  * The CLI's output on a small om.db built by a real OmMetadataManagerImpl (see {@link CliFixtures#buildOmDb}),

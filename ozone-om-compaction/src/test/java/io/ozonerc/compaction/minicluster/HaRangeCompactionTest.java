@@ -62,8 +62,8 @@ class HaRangeCompactionTest {
     OzoneConfiguration conf = ClusterProbe.serviceConf(200);
     conf.set("ozone.om.range.compaction.leader.policy", "skip");
     conf.setBoolean("ozone.om.s3.grpc.server_enabled", false); // every HA mini OM would bind the same gRPC port
-    cluster = (MiniOzoneHAClusterImpl) MiniOzoneCluster.newHABuilder(conf).setOMServiceId("om-range").setNumOfOzoneManagers(3)
-        .withoutDatanodes().build();
+    cluster = (MiniOzoneHAClusterImpl) MiniOzoneCluster.newHABuilder(conf).setOMServiceId("om-range")
+        .setNumOfOzoneManagers(3).withoutDatanodes().build();
     cluster.waitForClusterToBeReady();
     cluster.waitForLeaderOM();
     for (OzoneManager om : cluster.getOzoneManagersList()) {

@@ -129,24 +129,24 @@ final class PlannerFixtures {
       String[] w = line.trim().split("\\s+");
       Map<String, String> kv = keyValues(w, 1);
       switch (w[0]) {
-        case "#" -> { }
-        case "sst" -> files.add(sst(w, files.size()));
-        case "bucket" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>()).add(KeyRange.bucket(w[1], w[2]));
-        case "table" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>());
-        case "noprogress" -> noProgress.add(new KeyRange(w[1], w.length > 4 && w[4].equals("counted")
-            ? KeyRange.Kind.COUNTED : KeyRange.Kind.BUCKET, "no progress", Keys.parse(w[2]), Keys.parse(w[3])));
-        case "mem" -> memDeletes.put(w[1], count(kv.get("deletes")));
-        case "hot" -> hot.add(KeyRange.bucket(w[1], w[2]));
-        case "head" -> heads.add(head(w, keyValues(w, 3)));
-        case "count" -> counts.add(count(w, keyValues(w, 3)));
-        case "plan" -> out = explained(RangePlanner.plan(files, buckets, noProgress, settings(kv)), files, buckets)
-            .describe();
-        case "probes" -> out = probes(kv, files, buckets, memDeletes, hot);
-        case "heads" -> out = HeadPlanner.plan(heads, byTable(files), sortedByTable(buckets), settings(kv)).describe();
-        case "counts" -> out = counts(kv, files, buckets, noProgress);
-        case "counted" -> out = CountPlanner.plan(counts, byTable(files), sortedByTable(buckets), settings(kv),
-            Budget.Spent.NONE).describe();
-        default -> throw new IllegalArgumentException(where + ": unknown directive " + w[0]);
+      case "#" -> { }
+      case "sst" -> files.add(sst(w, files.size()));
+      case "bucket" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>()).add(KeyRange.bucket(w[1], w[2]));
+      case "table" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>());
+      case "noprogress" -> noProgress.add(new KeyRange(w[1], w.length > 4 && w[4].equals("counted")
+          ? KeyRange.Kind.COUNTED : KeyRange.Kind.BUCKET, "no progress", Keys.parse(w[2]), Keys.parse(w[3])));
+      case "mem" -> memDeletes.put(w[1], count(kv.get("deletes")));
+      case "hot" -> hot.add(KeyRange.bucket(w[1], w[2]));
+      case "head" -> heads.add(head(w, keyValues(w, 3)));
+      case "count" -> counts.add(count(w, keyValues(w, 3)));
+      case "plan" -> out = explained(RangePlanner.plan(files, buckets, noProgress, settings(kv)), files, buckets)
+          .describe();
+      case "probes" -> out = probes(kv, files, buckets, memDeletes, hot);
+      case "heads" -> out = HeadPlanner.plan(heads, byTable(files), sortedByTable(buckets), settings(kv)).describe();
+      case "counts" -> out = counts(kv, files, buckets, noProgress);
+      case "counted" -> out = CountPlanner.plan(counts, byTable(files), sortedByTable(buckets), settings(kv),
+          Budget.Spent.NONE).describe();
+      default -> throw new IllegalArgumentException(where + ": unknown directive " + w[0]);
       }
     }
     if (out == null) {
@@ -263,10 +263,10 @@ final class PlannerFixtures {
   static long count(String s) {
     char last = s.charAt(s.length() - 1);
     long mult = switch (last) {
-      case 'k' -> 1_000L;
-      case 'M' -> 1_000_000L;
-      case 'G' -> 1_000_000_000L;
-      default -> 1L;
+    case 'k' -> 1_000L;
+    case 'M' -> 1_000_000L;
+    case 'G' -> 1_000_000_000L;
+    default -> 1L;
     };
     return Long.parseLong(mult == 1 ? s : s.substring(0, s.length() - 1)) * mult;
   }

@@ -38,9 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The service's cadence for dead heads, on a real store with a fake clock: full rounds every {@code interval},
- * head checks in between (first after {@code head.check.interval}, then paced by how fast heads grow), each wake driven by {@link RangeCompactionService#tick}
- * as the service's thread would, without sleeping. A queue bucket's head regrows between rounds; the head check
- * finds and compacts it long before the next full round.
+ * head checks in between (first after {@code head.check.interval}, then paced by how fast heads grow), each wake driven
+ * by {@link RangeCompactionService#tick} as the service's thread would, without sleeping. A queue bucket's head regrows
+ * between rounds; the head check finds and compacts it long before the next full round.
  */
 class HeadCadenceTest {
   private static final String KEYS = "keyTable";

@@ -15,13 +15,11 @@
 package io.ozonerc.compaction.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ozonerc.compaction.RangeCompactionConfig;
 import io.ozonerc.compaction.om.OmCompactionStore;
 import io.ozonerc.compaction.plan.KeyRange;
-import io.ozonerc.compaction.plan.Keys;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
 import io.ozonerc.compaction.testing.OmTestStore;
 import java.io.IOException;

@@ -45,9 +45,11 @@ import picocli.CommandLine.Option;
  * {@code dev-support/migrate-directory-table}.
  */
 @Command(name = "migrate-directory-table", mixinStandardHelpOptions = true,
-    description = {"Offline: rewrite the directoryTable values of an om.db into the trimmed format or back to"
-        + " protobuf, verifying row count and a digest of the decoded values.",
-        "A stock Ozone 2.2.0 OM cannot read trimmed values: migrate back to protobuf before starting one."})
+    description = {
+        "Offline: rewrite the directoryTable values of an om.db into the trimmed format or back to"
+            + " protobuf, verifying row count and a digest of the decoded values.",
+        "A stock Ozone 2.2.0 OM cannot read trimmed values: migrate back to protobuf before starting one."
+    })
 public final class MigrateDirectoryTableCommand implements Callable<Integer>, RepairSubcommand {
   public static final int OK = 0;
   public static final int FAILED = 1;
@@ -77,7 +79,8 @@ public final class MigrateDirectoryTableCommand implements Callable<Integer>, Re
   @Option(names = "--dry-run", description = "Decode, re-encode and check every row; write nothing.")
   private boolean dryRun;
 
-  @Option(names = "--batch-size", defaultValue = "10000", description = "Rows per write batch (default ${DEFAULT-VALUE}).")
+  @Option(names = "--batch-size", defaultValue = "10000",
+      description = "Rows per write batch (default ${DEFAULT-VALUE}).")
   private int batchSize;
 
   @CommandLine.Spec

@@ -109,35 +109,35 @@ public final class FamilyWriteScenario {
     Table<String, String> second = store.getTable(TABLE, StringCodec.get(), StringCodec.get());
     Table<byte[], byte[]> raw = store.getTable(TABLE);
     switch (writer) {
-      case SECOND_TABLE_OBJECT_BATCH:
-        try (BatchOperation b = store.initBatchOperation()) {
-          second.putWithBatch(b, key(12), "v");
-          store.commitBatchOperation(b);
-        }
-        break;
-      case SECOND_TABLE_OBJECT_DIRECT_PUT:
-        second.put(key(12), "v");
-        break;
-      case RAW_TABLE_BATCH:
-        try (BatchOperation b = store.initBatchOperation()) {
-          raw.putWithBatch(b, bytes(key(12)), bytes("v"));
-          store.commitBatchOperation(b);
-        }
-        break;
-      case RAW_TABLE_DIRECT_PUT:
-        raw.put(bytes(key(12)), bytes("v"));
-        break;
-      case INGESTED_FILE:
-        File sst = dir.resolve("key-12.sst").toFile();
-        try (DBStore other = open(conf, dir.resolve("other"), null)) {
-          Table<byte[], byte[]> otherRaw = other.getTable(TABLE);
-          otherRaw.put(bytes(key(12)), bytes("v"));
-          otherRaw.dumpToFileWithPrefix(sst, bytes(PREFIX));
-        }
-        second.loadFromFile(sst);
-        break;
-      default:
-        throw new AssertionError(writer);
+    case SECOND_TABLE_OBJECT_BATCH:
+      try (BatchOperation b = store.initBatchOperation()) {
+        second.putWithBatch(b, key(12), "v");
+        store.commitBatchOperation(b);
+      }
+      break;
+    case SECOND_TABLE_OBJECT_DIRECT_PUT:
+      second.put(key(12), "v");
+      break;
+    case RAW_TABLE_BATCH:
+      try (BatchOperation b = store.initBatchOperation()) {
+        raw.putWithBatch(b, bytes(key(12)), bytes("v"));
+        store.commitBatchOperation(b);
+      }
+      break;
+    case RAW_TABLE_DIRECT_PUT:
+      raw.put(bytes(key(12)), bytes("v"));
+      break;
+    case INGESTED_FILE:
+      File sst = dir.resolve("key-12.sst").toFile();
+      try (DBStore other = open(conf, dir.resolve("other"), null)) {
+        Table<byte[], byte[]> otherRaw = other.getTable(TABLE);
+        otherRaw.put(bytes(key(12)), bytes("v"));
+        otherRaw.dumpToFileWithPrefix(sst, bytes(PREFIX));
+      }
+      second.loadFromFile(sst);
+      break;
+    default:
+      throw new AssertionError(writer);
     }
   }
 

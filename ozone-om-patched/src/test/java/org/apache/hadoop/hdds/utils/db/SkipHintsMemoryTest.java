@@ -17,9 +17,9 @@ package org.apache.hadoop.hdds.utils.db;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ozonerc.patched.OmJvm;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
-import io.ozonerc.patched.OmJvm;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
