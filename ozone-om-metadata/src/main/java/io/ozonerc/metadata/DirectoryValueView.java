@@ -104,18 +104,18 @@ public final class DirectoryValueView {
     return wrap((Object) null, value, 0, value.length);
   }
 
-  /** Points the view at {@code value}; {@code key} (the raw directoryTable key) only feeds error messages. */
-  public DirectoryValueView wrap(byte[] key, byte[] value) {
-    return wrap((Object) key, value, 0, value.length);
+  /** Points the view at {@code value}; {@code rawKey} (the directoryTable key) only feeds error messages. */
+  public DirectoryValueView wrap(byte[] rawKey, byte[] value) {
+    return wrap((Object) rawKey, value, 0, value.length);
   }
 
-  public DirectoryValueView wrap(String key, byte[] value) {
-    return wrap((Object) key, value, 0, value.length);
+  public DirectoryValueView wrap(String rawKey, byte[] value) {
+    return wrap((Object) rawKey, value, 0, value.length);
   }
 
   /** Points the view at {@code len} bytes of {@code value} from {@code offset}, e.g. a reused read buffer. */
-  public DirectoryValueView wrap(byte[] key, byte[] value, int offset, int len) {
-    return wrap((Object) key, value, offset, len);
+  public DirectoryValueView wrap(byte[] rawKey, byte[] value, int offset, int len) {
+    return wrap((Object) rawKey, value, offset, len);
   }
 
   private DirectoryValueView wrap(Object k, byte[] value, int offset, int len) {
@@ -415,7 +415,7 @@ public final class DirectoryValueView {
   public OmDirectoryInfo toOmDirectoryInfo(long parentObjectId, String name) {
     validate();
     try {
-      OmDirectoryInfo.Builder b = OmDirectoryInfo.newBuilder()
+      OmDirectoryInfo.Builder builder = OmDirectoryInfo.newBuilder()
           .setName(name)
           .setParentObjectID(parentObjectId)
           .setObjectID(objectId())
@@ -424,12 +424,12 @@ public final class DirectoryValueView {
           .setModificationTime(modificationTime())
           .setOwner(owner());
       if (aclCount > 0) {
-        b.setAcls(acls());
+        builder.setAcls(acls());
       }
       if (metadataCount > 0) {
-        b.addAllMetadata(metadata());
+        builder.addAllMetadata(metadata());
       }
-      return b.build();
+      return builder.build();
     } catch (IllegalArgumentException | UnsupportedOperationException e) {
       throw corrupt("fields rejected by OmDirectoryInfo: " + e.getMessage());
     }

@@ -132,7 +132,9 @@ public final class Report {
     return cell(ratio(policy, floor(), f)) + idleNote(policy, f, "%.3gx", " idle");
   }
 
-  /** " (Rx ideal idle)" beside a ratio to the loaded floor; empty when the floor is ideal itself or ideal is missing. */
+  /**
+   * " (Rx ideal idle)" beside a ratio to the loaded floor; empty when the floor is ideal itself or ideal is missing.
+   */
   String idleNote(String policy, ToDoubleFunction<RunResult> f, String format, String suffix) {
     Stat idle = floor().equals("ideal") ? null : ratio(policy, "ideal", f);
     return idle == null ? "" : " (" + idle.format(format) + (format.endsWith("x") ? "" : "x") + " ideal" + suffix

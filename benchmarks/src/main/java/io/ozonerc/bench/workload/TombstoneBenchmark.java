@@ -141,8 +141,9 @@ public final class TombstoneBenchmark implements Callable<Integer> {
   int expiryLists;
 
   @Option(names = "--size", paramLabel = "N", description = "Multiply the default store and run by N, a decimal in "
-      + "[1, 1000]: cold keys, expiry-bucket keys, operations, expiry listings and the live-key cap (so the shape stays "
-      + "the same); options given explicitly keep their value; with --scale its steps set the operations (default: 1).")
+      + "[1, 1000]: cold keys, expiry-bucket keys, operations, expiry listings and the live-key cap (so the shape "
+      + "stays the same); options given explicitly keep their value; with --scale its steps set the operations "
+      + "(default: 1).")
   String size;
 
   @Option(names = "--repeat", description = "Runs of every policy, order rotated between repeats; the report shows "
@@ -595,7 +596,8 @@ public final class TombstoneBenchmark implements Callable<Integer> {
         rt.availableProcessors(), rt.maxMemory() >> 20, System.getProperty("os.name"),
         System.getProperty("os.arch"), System.getProperty("java.version"), rocksVersion(),
         patchedList ? "lists through the bounded list iterator patch, skip hints off" : "stock list iterator",
-        workload + (size == null ? "" : " at --size " + size), p.spec().totalOps(), p.spec().weights(), p.spec().liveCap(), lower(p.spec().deleteMode()),
+        workload + (size == null ? "" : " at --size " + size), p.spec().totalOps(), p.spec().weights(),
+        p.spec().liveCap(), lower(p.spec().deleteMode()),
         lower(p.spec().listMode()), p.spec().listLength(), lower(p.spec().keyNames()), p.spec().buckets(),
         p.spec().skew(), p.spec().seed(), p.runOptions().writeThreads(), p.runOptions().listThreads(),
         coldText(p.spec()), writeBuffer,
@@ -822,20 +824,20 @@ public final class TombstoneBenchmark implements Callable<Integer> {
 
   private Policy newPolicy(String name, Plan p) {
     switch (name) {
-      case HintsPolicy.HINTS:
-        return new HintsPolicy(name, new Policy.None(name));
-      case HintsPolicy.RANGE_HINTS:
-        return new HintsPolicy(name, RangeServicePolicy.create(rangeSettings(p.interval())));
-      case "none":
-        return new Policy.None();
-      case "full":
-        return new FullCompactionPolicy(p.fullInterval());
-      case "reference":
-        return new ReferencePolicy(p.interval(), minTombstones, tombstoneRatio, maxCompactionEntries);
-      case "range":
-        return RangeServicePolicy.create(rangeSettings(p.interval()));
-      default:
-        throw new IllegalArgumentException("unknown policy " + name);
+    case HintsPolicy.HINTS:
+      return new HintsPolicy(name, new Policy.None(name));
+    case HintsPolicy.RANGE_HINTS:
+      return new HintsPolicy(name, RangeServicePolicy.create(rangeSettings(p.interval())));
+    case "none":
+      return new Policy.None();
+    case "full":
+      return new FullCompactionPolicy(p.fullInterval());
+    case "reference":
+      return new ReferencePolicy(p.interval(), minTombstones, tombstoneRatio, maxCompactionEntries);
+    case "range":
+      return RangeServicePolicy.create(rangeSettings(p.interval()));
+    default:
+      throw new IllegalArgumentException("unknown policy " + name);
     }
   }
 
