@@ -119,8 +119,9 @@ public final class PatchedSources {
         }
       }
     }
-    for (String changed : byFile.keySet()) {
-      if (patchNames.get(changed).size() > byFile.get(changed).size()) {
+    for (Map.Entry<String, List<FilePatch>> e : byFile.entrySet()) {
+      String changed = e.getKey();
+      if (patchNames.get(changed).size() > e.getValue().size()) {
         throw new PatchException(patchNames.get(changed) + ": " + changed + " is added from " + addedDir
             + " by one patch and changed by a diff in another; change the source instead");
       }

@@ -67,11 +67,12 @@ final class OpenedOmDb implements AutoCloseable {
     conf.setInt(OMConfigKeys.OZONE_OM_SNAPSHOT_DB_MAX_OPEN_FILES, -1);
     Path abs = dbDir.toAbsolutePath().normalize();
     Path parent = abs.getParent();
-    if (parent == null || abs.getFileName() == null) {
+    Path name = abs.getFileName();
+    if (parent == null || name == null) {
       throw new NotAnOmDbException(dbDir + " has no parent directory");
     }
     try {
-      return new OpenedOmDb(new ToolMetadataManager(conf, parent.toFile(), abs.getFileName().toString(),
+      return new OpenedOmDb(new ToolMetadataManager(conf, parent.toFile(), name.toString(),
           !readWrite));
     } catch (IOException e) {
       if (readWrite && causedByLock(e)) {
