@@ -563,10 +563,11 @@ public final class Report {
    */
   String whatEachDid() {
     List<String> lines = new ArrayList<>();
-    for (String p : runs.keySet()) {
+    for (Map.Entry<String, List<RunResult>> run : runs.entrySet()) {
+      String p = run.getKey();
       List<RunResult> rs = all(p);
       if (rs == null) {
-        lines.add("- " + p + ": unavailable: " + runs.get(p).get(0).unavailable());
+        lines.add("- " + p + ": unavailable: " + run.getValue().get(0).unavailable());
         continue;
       }
       RunResult first = rs.get(0);
