@@ -1,4 +1,16 @@
 #!/usr/bin/env bash
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
 # One-command check of the compose cluster with Docker: build the jar, start cluster + monitoring, check that
 # Prometheus evaluates the alert rules (range-compaction-alerts.yml) without error, load it with freon, wait for a
 # compacted range, then every dashboard query must return series from the compose Prometheus

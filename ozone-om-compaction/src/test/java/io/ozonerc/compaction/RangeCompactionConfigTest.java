@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.compaction;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -119,7 +133,8 @@ class RangeCompactionConfigTest {
       if (c != null) {
         assertEquals(c.defaultValue(), conf.get(c.key()), c.key());
         String[] sources = conf.getPropertySources(c.key());
-        assertTrue(sources != null && java.util.Arrays.asList(sources).contains(RangeCompactionConfig.DEFAULTS_RESOURCE),
+        assertTrue(
+            sources != null && java.util.Arrays.asList(sources).contains(RangeCompactionConfig.DEFAULTS_RESOURCE),
             c.key() + " from " + java.util.Arrays.toString(sources));
       }
     }

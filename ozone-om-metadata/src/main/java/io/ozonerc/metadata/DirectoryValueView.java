@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.metadata;
 
 import java.nio.ByteBuffer;
@@ -77,18 +91,18 @@ public final class DirectoryValueView {
     return wrap((Object) null, value, 0, value.length);
   }
 
-  /** Points the view at {@code value}; {@code key} (the raw directoryTable key) only feeds error messages. */
-  public DirectoryValueView wrap(byte[] key, byte[] value) {
-    return wrap((Object) key, value, 0, value.length);
+  /** Points the view at {@code value}; {@code rawKey} (the directoryTable key) only feeds error messages. */
+  public DirectoryValueView wrap(byte[] rawKey, byte[] value) {
+    return wrap((Object) rawKey, value, 0, value.length);
   }
 
-  public DirectoryValueView wrap(String key, byte[] value) {
-    return wrap((Object) key, value, 0, value.length);
+  public DirectoryValueView wrap(String rawKey, byte[] value) {
+    return wrap((Object) rawKey, value, 0, value.length);
   }
 
   /** Points the view at {@code len} bytes of {@code value} from {@code offset}, e.g. a reused read buffer. */
-  public DirectoryValueView wrap(byte[] key, byte[] value, int offset, int len) {
-    return wrap((Object) key, value, offset, len);
+  public DirectoryValueView wrap(byte[] rawKey, byte[] value, int offset, int len) {
+    return wrap((Object) rawKey, value, offset, len);
   }
 
   private DirectoryValueView wrap(Object k, byte[] value, int offset, int len) {
@@ -374,7 +388,7 @@ public final class DirectoryValueView {
   public OmDirectoryInfo toOmDirectoryInfo(long parentObjectId, String name) {
     validate();
     try {
-      OmDirectoryInfo.Builder b = OmDirectoryInfo.newBuilder()
+      OmDirectoryInfo.Builder builder = OmDirectoryInfo.newBuilder()
           .setName(name)
           .setParentObjectID(parentObjectId)
           .setObjectID(objectId())
@@ -383,12 +397,12 @@ public final class DirectoryValueView {
           .setModificationTime(modificationTime())
           .setOwner(owner());
       if (aclCount > 0) {
-        b.setAcls(acls());
+        builder.setAcls(acls());
       }
       if (metadataCount > 0) {
-        b.addAllMetadata(metadata());
+        builder.addAllMetadata(metadata());
       }
-      return b.build();
+      return builder.build();
     } catch (IllegalArgumentException | UnsupportedOperationException e) {
       throw corrupt("fields rejected by OmDirectoryInfo: " + e.getMessage());
     }

@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.metadata;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,8 +42,8 @@ class DirectoryKeyTest {
   }
 
   @ParameterizedTest(name = "[{index}] ''{0}''")
-  @ValueSource(strings = {"", "1/2/3/a", "/1/2/3", "/1/2/x/a", "/1/2/9223372036854775808/a", "/9223372036854775808/2/3/a", "/1/-9223372036854775809/3/a", "/1/2/-/a", "/a/2/3/n",
-      "/1//3/n"})
+  @ValueSource(strings = {"", "1/2/3/a", "/1/2/3", "/1/2/x/a", "/1/2/9223372036854775808/a",
+      "/9223372036854775808/2/3/a", "/1/-9223372036854775809/3/a", "/1/2/-/a", "/a/2/3/n", "/1//3/n"})
   void rejectsMalformedKeysNamingThem(String key) {
     DirectoryValueException e = assertThrows(DirectoryValueException.Corrupt.class, () -> DirectoryKey.parse(key));
     assertEquals(key, e.getKey());

@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.patched;
 
 import java.nio.file.Files;
@@ -112,10 +126,10 @@ public final class ClusterListScenario {
         String bucket = buckets[random.nextInt(buckets.length)];
         String prefix = prefixes[random.nextInt(prefixes.length)];
         String start = switch (random.nextInt(4)) {
-          case 0 -> "";
-          case 1 -> String.format("k-%05d", random.nextInt(300));
-          case 2 -> String.format("dir%d/f%03d", 1 + random.nextInt(2), random.nextInt(70));
-          default -> prefix + "5";
+        case 0 -> "";
+        case 1 -> String.format("k-%05d", random.nextInt(300));
+        case 2 -> String.format("dir%d/f%03d", 1 + random.nextInt(2), random.nextInt(70));
+        default -> prefix + "5";
         };
         listKeys("random " + i + " " + bucket + " prefix=" + prefix + " start=" + start, bucket, prefix, start,
             1 + random.nextInt(40), random.nextBoolean());

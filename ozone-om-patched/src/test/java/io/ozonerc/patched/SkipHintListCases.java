@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.patched;
 
 import java.nio.file.Files;
@@ -158,9 +172,9 @@ public final class SkipHintListCases {
     } else {
       String prefix = PREFIXES.get(random.nextInt(PREFIXES.size()));
       String start = switch (random.nextInt(5)) {
-        case 0 -> String.format("k-%04d", random.nextInt(400));
-        case 1 -> String.format("k-%04d~", random.nextInt(400));
-        default -> null;
+      case 0 -> String.format("k-%04d", random.nextInt(400));
+      case 1 -> String.format("k-%04d~", random.nextInt(400));
+      default -> null;
       };
       int page = 1 + random.nextInt(random.nextBoolean() ? 4 : 50);
       boolean all = random.nextInt(3) == 0;
@@ -209,10 +223,10 @@ public final class SkipHintListCases {
       String prefix = PREFIXES.get(random.nextInt(PREFIXES.size()));
       int k = random.nextInt(400);
       String start = switch (random.nextInt(4)) {
-        case 0 -> String.format("k-%04d", k);
-        case 1 -> set.contains(k) ? null : String.format("k-%04d", k);
-        case 2 -> String.format("k-%04d~", k);
-        default -> null;
+      case 0 -> String.format("k-%04d", k);
+      case 1 -> set.contains(k) ? null : String.format("k-%04d", k);
+      case 2 -> String.format("k-%04d~", k);
+      default -> null;
       };
       int page = 1 + random.nextInt(random.nextBoolean() ? 4 : 50);
       boolean all = random.nextBoolean();

@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.patched;
 
 import java.nio.ByteBuffer;
@@ -284,9 +298,9 @@ public final class SkipHintRaces {
 
   /**
    * The deleted-key scan's head seeks ({@code deletedTable.iterator("")} and its {@code seekToFirst()}, as
-   * KeyManagerImpl's pending-deletion scan opens it): the first full iteration steps over the dead start of the table and learns where the live entries
-   * begin, the second steps over nothing, and an entry put into the dead start (as a key delete's response puts
-   * it, in a batch) is the first entry of the next iteration.
+   * KeyManagerImpl's pending-deletion scan opens it): the first full iteration steps over the dead start of the table
+   * and learns where the live entries begin, the second steps over nothing, and an entry put into the dead start (as a
+   * key delete's response puts it, in a batch) is the first entry of the next iteration.
    */
   String tableStartDeletedTable() throws Exception {
     Table<String, RepeatedOmKeyInfo> table = om.getDeletedTable();

@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.patched;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -83,8 +97,9 @@ class SkipHintRacesTest {
   @CsvSource(delimiter = '|', value = {
       "batch-announce|RDBBatchOperation.java|    hints.announce(key);\\n    runAfterClose(() -> hints.settle(key));"
           + "|    return;|SECOND_TABLE_OBJECT_BATCH RAW_TABLE_BATCH",
-      "direct-put-announce|RocksDatabase.java|final SkipHints hints = family.getSkipHints();\\n    final byte[] announced"
-          + "|final SkipHints hints = null;\\n    final byte[] announced|SECOND_TABLE_OBJECT_DIRECT_PUT RAW_TABLE_DIRECT_PUT",
+      "direct-put-announce|RocksDatabase.java|final SkipHints hints = family.getSkipHints();"
+          + "\\n    final byte[] announced|final SkipHints hints = null;\\n    final byte[] announced"
+          + "|SECOND_TABLE_OBJECT_DIRECT_PUT RAW_TABLE_DIRECT_PUT",
       "ingest-announce|RocksDatabase.java|final SkipHints hints = family.getSkipHints();\\n    if (hints != null) {"
           + "\\n      hints.announceEverything();|final SkipHints hints = null;\\n    if (hints != null) {"
           + "\\n      hints.announceEverything();|INGESTED_FILE",

@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.patched;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -34,7 +48,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * Skip hints in a running patched OM (MiniOzoneCluster): a queue bucket whose listings jump over the dead head they
  * already crossed, RocksDB's own skip counter showing it; a key created into the dead head listed at once; the
  * switch turned off and on online; a bad value refused naming key and value; a snapshot's store without hints;
- * the hints dropped when the OM restarts. The tests share one cluster and run in order, each from the state the previous one left.
+ * the hints dropped when the OM restarts. The tests share one cluster and run in order, each from the state the
+ * previous one left.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SkipHintsClusterTest {

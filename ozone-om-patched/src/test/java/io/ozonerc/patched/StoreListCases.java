@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.patched;
 
 import java.nio.file.Files;
@@ -142,29 +156,29 @@ public final class StoreListCases {
 
   private static String keyName(Random random, int i) {
     switch (random.nextInt(4)) {
-      case 0:
-        return String.format("dir%d/f%03d", random.nextInt(3), i);
-      case 1:
-        return String.format("x/y%04d", i);
-      default:
-        return String.format("k-%04d", i);
+    case 0:
+      return String.format("dir%d/f%03d", random.nextInt(3), i);
+    case 1:
+      return String.format("x/y%04d", i);
+    default:
+      return String.format("k-%04d", i);
     }
   }
 
   private static String startKey(Random random, List<String> names, String prefix) {
     switch (random.nextInt(6)) {
-      case 0:
-        return "";
-      case 1:
-        return names.get(random.nextInt(names.size()));
-      case 2:
-        return names.get(random.nextInt(names.size())) + "~"; // not a key, sorts after one
-      case 3:
-        return "a"; // before every prefix
-      case 4:
-        return "zzzz"; // after every key
-      default:
-        return prefix + "0";
+    case 0:
+      return "";
+    case 1:
+      return names.get(random.nextInt(names.size()));
+    case 2:
+      return names.get(random.nextInt(names.size())) + "~"; // not a key, sorts after one
+    case 3:
+      return "a"; // before every prefix
+    case 4:
+      return "zzzz"; // after every key
+    default:
+      return prefix + "0";
     }
   }
 

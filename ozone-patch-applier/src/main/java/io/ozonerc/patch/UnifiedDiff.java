@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.patch;
 
 import java.util.ArrayList;
@@ -8,11 +22,12 @@ import java.util.regex.Pattern;
 
 /**
  * A strict reader and applier of unified diffs, for checking that a patch still fits the exact text it was written
- * against, and for building the patched sources from it. Unlike {@code patch} or {@code git apply} it has no fuzz and no offset: every hunk must sit at the line
- * its header names, every context and removed line must match byte for byte, and the header counts must agree with
- * the hunk body. Text before a file's {@code ---} line (a description, {@code diff --git}, {@code index}) is ignored,
- * as both tools ignore it. A new file ({@code --- /dev/null}) is a patch of the empty text. Not supported, and
- * rejected: "\ No newline at end of file", renames, binary patches, deleted files.
+ * against, and for building the patched sources from it. Unlike {@code patch} or {@code git apply} it has no fuzz and
+ * no offset: every hunk must sit at the line its header names, every context and removed line must match byte for byte,
+ * and the header counts must agree with the hunk body. Text before a file's {@code ---} line (a description,
+ * {@code diff --git}, {@code index}) is ignored, as both tools ignore it. A new file ({@code --- /dev/null}) is a patch
+ * of the empty text. Not supported, and rejected: "\ No newline at end of file", renames, binary patches, deleted
+ * files.
  */
 public final class UnifiedDiff {
   private static final Pattern HUNK = Pattern.compile("^@@ -(\\d+)(?:,(\\d+))? \\+(\\d+)(?:,(\\d+))? @@.*$");
@@ -87,11 +102,14 @@ public final class UnifiedDiff {
           String b = lines.get(i);
           char mark = b.isEmpty() ? '?' : b.charAt(0);
           switch (mark) {
-            case ' ' -> { olds++; news++; }
-            case '-' -> olds++;
-            case '+' -> news++;
-            default -> throw new PatchException(oldPath + " line " + (i + 1) + ": hunk body line without ' ', '-' "
-                + "or '+' (an editor may have stripped a blank context line's space): '" + b + "'");
+          case ' ' -> {
+            olds++;
+            news++;
+          }
+          case '-' -> olds++;
+          case '+' -> news++;
+          default -> throw new PatchException(oldPath + " line " + (i + 1) + ": hunk body line without ' ', '-' "
+              + "or '+' (an editor may have stripped a blank context line's space): '" + b + "'");
           }
           body.add(b);
           i++;

@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.bench.dirformat;
 
 import io.ozonerc.bench.dirformat.DirectoryFormats.Format;
@@ -46,7 +60,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * {@code benchmarks/target/dirformat/classpath.txt}, runs JMH with {@code -prof gc} and prints the comparison table),
  * or by hand:
  * <pre>
- * nice -n 10 java -cp "benchmarks/target/classes:ozone-om-metadata/target/classes:$(cat benchmarks/target/dirformat/classpath.txt)" \
+ * nice -n 10 java -cp \
+ *     "benchmarks/target/classes:ozone-om-metadata/target/classes:$(cat benchmarks/target/dirformat/classpath.txt)" \
  *     org.openjdk.jmh.Main SerializationBenchmark -f 1 -wi 2 -i 3 -w 1s -r 1s -prof gc -rf json -rff ser.json
  * </pre>
  */

@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.bench.planner;
 
 import io.ozonerc.compaction.plan.CompactionPlan;
@@ -249,7 +263,6 @@ public final class PlannerBenchmark {
         (long) r[4], (long) r[5]);
   }
 
-
   /** Runs one size in a fresh JVM with this JVM's options; its planner classes from {@code baseline} when set. */
   private static double[] child(String baseline, int files, int buckets, int repeats)
       throws IOException, InterruptedException {
@@ -298,7 +311,7 @@ public final class PlannerBenchmark {
     }
     long last = jit.getTotalCompilationTime();
     long until = System.nanoTime() + 10_000_000_000L;
-    for (int quiet = 0; quiet < 5 && System.nanoTime() < until; ) {
+    for (int quiet = 0; quiet < 5 && System.nanoTime() < until;) {
       try {
         Thread.sleep(100);
       } catch (InterruptedException e) {

@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.bench.workload;
 
 import io.ozonerc.compaction.rocks.RocksFacts;
@@ -20,6 +34,7 @@ import org.apache.hadoop.hdds.utils.db.RocksDatabase;
 import org.apache.hadoop.hdds.utils.db.Table;
 import org.apache.hadoop.hdds.utils.db.TableIterator;
 import org.apache.hadoop.ozone.OzoneAcl;
+import org.apache.hadoop.ozone.OzoneAcl.AclScope;
 import org.apache.hadoop.ozone.om.OmMetadataManagerImpl;
 import org.apache.hadoop.ozone.om.helpers.BucketLayout;
 import org.apache.hadoop.ozone.om.helpers.OmBucketInfo;
@@ -29,7 +44,6 @@ import org.apache.hadoop.ozone.om.helpers.OmKeyLocationInfoGroup;
 import org.apache.hadoop.ozone.om.helpers.OmVolumeArgs;
 import org.apache.hadoop.ozone.security.acl.IAccessAuthorizer.ACLIdentityType;
 import org.apache.hadoop.ozone.security.acl.IAccessAuthorizer.ACLType;
-import org.apache.hadoop.ozone.OzoneAcl.AclScope;
 import org.rocksdb.LiveFileMetaData;
 
 /**
@@ -147,9 +161,9 @@ final class BenchStore implements AutoCloseable {
 
   /**
    * Loads the spec's cold keys (hashed names, {@code coldKeys / coldBuckets} per cold bucket) and the expiry
-   * bucket's keys, if any, with the OM's batch writes, bucket by bucket in key order, then flushes and waits until RocksDB has no compaction pending or
-   * running: the settled shape of data that has not changed for a long time. Reports keys loaded to
-   * {@code progress}.
+   * bucket's keys, if any, with the OM's batch writes, bucket by bucket in key order, then flushes and waits until
+   * RocksDB has no compaction pending or running: the settled shape of data that has not changed for a long time.
+   * Reports keys loaded to {@code progress}.
    */
   void loadCold(WorkloadSpec spec, java.util.function.LongConsumer progress) throws Exception {
     int cb = spec.coldBuckets();

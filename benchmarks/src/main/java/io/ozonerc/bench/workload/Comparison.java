@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.bench.workload;
 
 import static io.ozonerc.bench.workload.TombstoneBenchmark.ALL_POLICIES;
@@ -214,20 +228,20 @@ final class Comparison {
 
   private Policy newPolicy(String name, Plan p) {
     switch (name) {
-      case HintsPolicy.HINTS:
-        return new HintsPolicy(name, new Policy.None(name));
-      case HintsPolicy.RANGE_HINTS:
-        return new HintsPolicy(name, RangeServicePolicy.create(bench.rangeSettings(p.interval())));
-      case "none":
-        return new Policy.None();
-      case "full":
-        return new FullCompactionPolicy(p.fullInterval());
-      case "reference":
-        return new ReferencePolicy(p.interval(), bench.minTombstones, bench.tombstoneRatio, bench.maxCompactionEntries);
-      case "range":
-        return RangeServicePolicy.create(bench.rangeSettings(p.interval()));
-      default:
-        throw new IllegalArgumentException("unknown policy " + name);
+    case HintsPolicy.HINTS:
+      return new HintsPolicy(name, new Policy.None(name));
+    case HintsPolicy.RANGE_HINTS:
+      return new HintsPolicy(name, RangeServicePolicy.create(bench.rangeSettings(p.interval())));
+    case "none":
+      return new Policy.None();
+    case "full":
+      return new FullCompactionPolicy(p.fullInterval());
+    case "reference":
+      return new ReferencePolicy(p.interval(), bench.minTombstones, bench.tombstoneRatio, bench.maxCompactionEntries);
+    case "range":
+      return RangeServicePolicy.create(bench.rangeSettings(p.interval()));
+    default:
+      throw new IllegalArgumentException("unknown policy " + name);
     }
   }
 }

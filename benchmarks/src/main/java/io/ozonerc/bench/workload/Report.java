@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.bench.workload;
 
 import java.io.IOException;
@@ -88,7 +102,9 @@ public final class Report {
     return cell(ratio(policy, floor(), f)) + idleNote(policy, f, "%.3gx", " idle");
   }
 
-  /** " (Rx ideal idle)" beside a ratio to the loaded floor; empty when the floor is ideal itself or ideal is missing. */
+  /**
+   * " (Rx ideal idle)" beside a ratio to the loaded floor; empty when the floor is ideal itself or ideal is missing.
+   */
   String idleNote(String policy, ToDoubleFunction<RunResult> f, String format, String suffix) {
     Stat idle = floor().equals("ideal") ? null : ratio(policy, "ideal", f);
     return idle == null ? "" : " (" + idle.format(format) + (format.endsWith("x") ? "" : "x") + " ideal" + suffix
@@ -404,10 +420,11 @@ public final class Report {
    */
   String whatEachDid() {
     List<String> lines = new ArrayList<>();
-    for (String p : runs.keySet()) {
+    for (Map.Entry<String, List<RunResult>> run : runs.entrySet()) {
+      String p = run.getKey();
       List<RunResult> rs = all(p);
       if (rs == null) {
-        lines.add("- " + p + ": unavailable: " + runs.get(p).get(0).unavailable());
+        lines.add("- " + p + ": unavailable: " + run.getValue().get(0).unavailable());
         continue;
       }
       RunResult first = rs.get(0);

@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.bench.workload;
 
 import java.io.PrintStream;
@@ -126,8 +140,9 @@ public final class TombstoneBenchmark implements Callable<Integer> {
   int expiryLists;
 
   @Option(names = "--size", paramLabel = "N", description = "Multiply the default store and run by N, a decimal in "
-      + "[1, 1000]: cold keys, expiry-bucket keys, operations, expiry listings and the live-key cap (so the shape stays "
-      + "the same); options given explicitly keep their value; with --scale its steps set the operations (default: 1).")
+      + "[1, 1000]: cold keys, expiry-bucket keys, operations, expiry listings and the live-key cap (so the shape "
+      + "stays the same); options given explicitly keep their value; with --scale its steps set the operations "
+      + "(default: 1).")
   String size;
 
   @Option(names = "--repeat", description = "Runs of every policy, order rotated between repeats; the report shows "
@@ -343,7 +358,6 @@ public final class TombstoneBenchmark implements Callable<Integer> {
     return p;
   }
 
-
   @Override
   public Integer call() throws Exception {
     System.setProperty("java.awt.headless", "true");
@@ -455,7 +469,8 @@ public final class TombstoneBenchmark implements Callable<Integer> {
         rt.availableProcessors(), rt.maxMemory() >> 20, System.getProperty("os.name"),
         System.getProperty("os.arch"), System.getProperty("java.version"), rocksVersion(),
         patchedList ? "lists through the bounded list iterator patch, skip hints off" : "stock list iterator",
-        workload + (size == null ? "" : " at --size " + size), p.spec().totalOps(), p.spec().weights(), p.spec().liveCap(), lower(p.spec().deleteMode()),
+        workload + (size == null ? "" : " at --size " + size), p.spec().totalOps(), p.spec().weights(),
+        p.spec().liveCap(), lower(p.spec().deleteMode()),
         lower(p.spec().listMode()), p.spec().listLength(), lower(p.spec().keyNames()), p.spec().buckets(),
         p.spec().skew(), p.spec().seed(), p.runOptions().writeThreads(), p.runOptions().listThreads(),
         coldText(p.spec()), writeBuffer,
@@ -501,7 +516,6 @@ public final class TombstoneBenchmark implements Callable<Integer> {
       return "?";
     }
   }
-
 
   /**
    * Every store the benchmark opens makes Ozone try its optional native SST reader, which on this libstdc++ logs a

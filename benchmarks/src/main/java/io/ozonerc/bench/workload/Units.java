@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.bench.workload;
 
 import java.time.Duration;
@@ -20,16 +34,16 @@ final class Units {
     }
     long v = Long.parseLong(m.group(1));
     switch (m.group(2).toLowerCase(Locale.ROOT)) {
-      case "ms":
-        return Duration.ofMillis(v);
-      case "":
-      case "s":
-        return Duration.ofSeconds(v);
-      case "m":
-        return Duration.ofMinutes(v);
-      default:
-        throw new IllegalArgumentException(option + ": unknown duration unit '" + m.group(2) + "' in '" + text
-            + "' (ms, s, m)");
+    case "ms":
+      return Duration.ofMillis(v);
+    case "":
+    case "s":
+      return Duration.ofSeconds(v);
+    case "m":
+      return Duration.ofMinutes(v);
+    default:
+      throw new IllegalArgumentException(option + ": unknown duration unit '" + m.group(2) + "' in '" + text
+          + "' (ms, s, m)");
     }
   }
 
@@ -40,18 +54,18 @@ final class Units {
     }
     long v = Long.parseLong(m.group(1));
     switch (m.group(2).toUpperCase(Locale.ROOT)) {
-      case "":
-      case "B":
-        return v;
-      case "KB":
-        return v << 10;
-      case "MB":
-        return v << 20;
-      case "GB":
-        return v << 30;
-      default:
-        throw new IllegalArgumentException(option + ": unknown size unit '" + m.group(2) + "' in '" + text
-            + "' (B, KB, MB, GB)");
+    case "":
+    case "B":
+      return v;
+    case "KB":
+      return v << 10;
+    case "MB":
+      return v << 20;
+    case "GB":
+      return v << 30;
+    default:
+      throw new IllegalArgumentException(option + ": unknown size unit '" + m.group(2) + "' in '" + text
+          + "' (B, KB, MB, GB)");
     }
   }
 }

@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.bench.experiment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -41,7 +55,8 @@ class ExperimentReportTest {
     Files.createDirectories(run);
     boolean product = policy.equals("product");
     Files.writeString(run.resolve("run.properties"), String.join("\n", "variant=" + variant, "policy=" + policy,
-        "om_classes_requested=" + (product ? "patched" : "stock"), "status=ok", "threads=4", "duration_s=15", "scrape_interval_s=5", "bench_start_epoch_s=1000.0",
+        "om_classes_requested=" + (product ? "patched" : "stock"), "status=ok", "threads=4", "duration_s=15",
+        "scrape_interval_s=5", "bench_start_epoch_s=1000.0",
         "bench_end_epoch_s=1016.0", "omkeybench_args=--size 0", "cluster_conf=x=y") + "\n");
     StringBuilder csv = new StringBuilder("time_s,kind,op,count,rate_per_s,skipped,mean_ms,p50_ms,p99_ms,max_ms,"
         + "live,tracked,created,deleted\n");

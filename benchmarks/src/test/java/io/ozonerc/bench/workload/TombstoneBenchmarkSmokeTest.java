@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.bench.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -334,10 +348,10 @@ class TombstoneBenchmarkSmokeTest {
   @Test
   void noVerdictWhenRangeHadNothingToDo() throws Exception {
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    TombstoneBenchmark bench = new TombstoneBenchmark();
-    bench.stdout = new PrintStream(buf, true, StandardCharsets.UTF_8);
+    TombstoneBenchmark fresh = new TombstoneBenchmark();
+    fresh.stdout = new PrintStream(buf, true, StandardCharsets.UTF_8);
     Path dir = out.resolve("idle");
-    int code = new CommandLine(bench).execute("--workload", "queue", "--weights", "create:4,list:1", "--ops", "3000",
+    int code = new CommandLine(fresh).execute("--workload", "queue", "--weights", "create:4,list:1", "--ops", "3000",
         "--list-length", "100", "--write-buffer", "1MB", "--interval", "50ms", "--policies", "none,range,ideal",
         "--warmup-ops", "0", "--no-progress", "--out", dir.toString());
     String text = buf.toString(StandardCharsets.UTF_8);
@@ -382,13 +396,13 @@ class TombstoneBenchmarkSmokeTest {
   })
   void badArgumentsFailLoudly(String arg, String message) {
     StringWriter err = new StringWriter();
-    TombstoneBenchmark bench = new TombstoneBenchmark();
-    CommandLine cmd = new CommandLine(bench);
+    TombstoneBenchmark fresh = new TombstoneBenchmark();
+    CommandLine cmd = new CommandLine(fresh);
     cmd.setErr(new PrintWriter(err));
     int code = cmd.execute(arg, "--no-progress", "--out", out.resolve("bad").toString());
     assertNotEquals(0, code, arg);
     assertTrue(err.toString().contains(message), "for " + arg + ": " + err);
-    assertTrue(bench.reports.isEmpty(), "nothing may run on bad arguments");
+    assertTrue(fresh.reports.isEmpty(), "nothing may run on bad arguments");
   }
 
   /**
@@ -408,23 +422,25 @@ class TombstoneBenchmarkSmokeTest {
   })
   void badScaleOpsFailBeforeAnythingRuns(String args, String message) {
     StringWriter err = new StringWriter();
-    TombstoneBenchmark bench = new TombstoneBenchmark();
-    CommandLine cmd = new CommandLine(bench);
+    TombstoneBenchmark fresh = new TombstoneBenchmark();
+    CommandLine cmd = new CommandLine(fresh);
     cmd.setErr(new PrintWriter(err));
     List<String> argv = new java.util.ArrayList<>(List.of(args.split(" ")));
     argv.addAll(List.of("--repeat=0", "--no-progress", "--out", out.resolve("bad-scale").toString()));
     int code = cmd.execute(argv.toArray(new String[0]));
     assertEquals(2, code, args + ": " + err);
     assertTrue(err.toString().contains(message), "for " + args + ": " + err);
-    assertTrue(bench.reports.isEmpty(), "nothing may run on a bad --scale-ops");
+    assertTrue(fresh.reports.isEmpty(), "nothing may run on a bad --scale-ops");
   }
 
-  /** --scale-ops picks steps in either spelling, runs them smallest first, and keeps each next to its published gain. */
+  /**
+   * --scale-ops picks steps in either spelling, runs them smallest first, and keeps each next to its published gain.
+   */
   @Test
   void scaleOpsSelectsPublishedStepsInOrder() {
-    TombstoneBenchmark bench = new TombstoneBenchmark();
-    new CommandLine(bench).parseArgs("--scale", "--scale-ops", "10000000, 1E6");
-    List<TombstoneBenchmark.ScaleStep> steps = bench.scaleSteps();
+    TombstoneBenchmark fresh = new TombstoneBenchmark();
+    new CommandLine(fresh).parseArgs("--scale", "--scale-ops", "10000000, 1E6");
+    List<TombstoneBenchmark.ScaleStep> steps = fresh.scaleSteps();
     assertEquals(List.of(1_000_000L, 10_000_000L), steps.stream().map(TombstoneBenchmark.ScaleStep::ops).toList());
     assertEquals(List.of("27x", "158x"), steps.stream().map(TombstoneBenchmark.ScaleStep::published).toList());
     assertEquals("1e6 and 1e7 operations (one comparison each)", ScaleSeries.stepsText(steps));

@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.bench.workload;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -38,12 +52,12 @@ class WorkloadTest {
     long lastDeleted = -1;
     for (int i = 0; i < w.size; i++) {
       switch (w.kind[i]) {
-        case Workload.CREATE -> assertTrue(live.add(w.key[i]), "created twice: " + w.key[i]);
-        case Workload.DELETE -> {
-          assertTrue(live.remove(w.key[i]), "deleted a key not live: " + w.key[i]);
-          lastDeleted = w.key[i];
-        }
-        default -> assertTrue(w.key[i] < 0 || live.contains(w.key[i]), "list starts at a dead key");
+      case Workload.CREATE -> assertTrue(live.add(w.key[i]), "created twice: " + w.key[i]);
+      case Workload.DELETE -> {
+        assertTrue(live.remove(w.key[i]), "deleted a key not live: " + w.key[i]);
+        lastDeleted = w.key[i];
+      }
+      default -> assertTrue(w.key[i] < 0 || live.contains(w.key[i]), "list starts at a dead key");
       }
       assertTrue(live.size() <= 501, "live set above the cap: " + live.size());
     }

@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.compaction.cli;
 
 import io.ozonerc.compaction.om.OmCompactionStore;
@@ -53,11 +67,12 @@ final class OpenedOmDb implements AutoCloseable {
     conf.setInt(OMConfigKeys.OZONE_OM_SNAPSHOT_DB_MAX_OPEN_FILES, -1);
     Path abs = dbDir.toAbsolutePath().normalize();
     Path parent = abs.getParent();
-    if (parent == null || abs.getFileName() == null) {
+    Path name = abs.getFileName();
+    if (parent == null || name == null) {
       throw new NotAnOmDbException(dbDir + " has no parent directory");
     }
     try {
-      return new OpenedOmDb(new ToolMetadataManager(conf, parent.toFile(), abs.getFileName().toString(),
+      return new OpenedOmDb(new ToolMetadataManager(conf, parent.toFile(), name.toString(),
           !readWrite));
     } catch (IOException e) {
       if (readWrite && causedByLock(e)) {

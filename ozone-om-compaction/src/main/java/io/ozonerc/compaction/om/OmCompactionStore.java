@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.compaction.om;
 
 import io.ozonerc.compaction.plan.HeadFacts;
@@ -118,9 +132,9 @@ public final class OmCompactionStore implements CompactionStore {
     try (Table.KeyValueIterator<String, OmBucketInfo> it = metadata.getBucketTable().iterator()) {
       while (it.hasNext()) {
         OmBucketInfo b = it.next().getValue();
-        prefixes.add(new String[] {"/" + b.getVolumeName() + "/" + b.getBucketName() + "/",
-            volumeIds.containsKey(b.getVolumeName())
-                ? "/" + volumeIds.get(b.getVolumeName()) + "/" + b.getObjectID() + "/" : null});
+        String idPrefix = volumeIds.containsKey(b.getVolumeName())
+            ? "/" + volumeIds.get(b.getVolumeName()) + "/" + b.getObjectID() + "/" : null;
+        prefixes.add(new String[] {"/" + b.getVolumeName() + "/" + b.getBucketName() + "/", idPrefix});
       }
     }
     Map<String, List<KeyRange>> out = new LinkedHashMap<>();

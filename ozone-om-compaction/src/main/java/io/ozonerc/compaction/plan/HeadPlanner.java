@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.compaction.plan;
 
 import java.util.ArrayList;
@@ -203,8 +217,8 @@ public final class HeadPlanner {
   }
 
   /**
-   * Plans the dead heads found by a probe: each head with at least {@code settings.deadHeadMinKeys()} dead entries becomes a
-   * compaction of its dead span, assessed like any range (cost, bottommost mode, busy files) so the round can
+   * Plans the dead heads found by a probe: each head with at least {@code settings.deadHeadMinKeys()} dead entries
+   * becomes a compaction of its dead span, assessed like any range (cost, bottommost mode, busy files) so the round can
    * re-check and verify it the same way. Ranked as the class comment says, and kept within what is left of the
    * round's {@code budget} ({@code ranges.per.run}, {@code bytes.per.run}), from which it takes what it plans;
    * {@code notPlanned} holds the probed heads that did not qualify, must wait or are over budget.

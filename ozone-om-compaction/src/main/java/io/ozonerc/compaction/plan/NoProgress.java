@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.compaction.plan;
 
 import java.util.List;
@@ -25,8 +39,8 @@ public record NoProgress(KeyRange range, List<String> files) {
         .map(f -> f.name() + "@L" + f.level() + ":" + f.sizeBytes()).sorted().toList());
   }
 
-  /** True when {@code files} (a fresh snapshot) holds exactly the same files over the range. */
-  public boolean unchangedIn(List<SstFile> files) {
-    return this.files.equals(of(range, files).files);
+  /** True when {@code snapshot} (a fresh list of files) holds exactly the same files over the range. */
+  public boolean unchangedIn(List<SstFile> snapshot) {
+    return files.equals(of(range, snapshot).files);
   }
 }

@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.compaction.plan;
 
 /**
@@ -25,10 +39,10 @@ final class Qualification {
   static RangeAssessment inPlan(KeyRange range, TableFacts t, PlannerSettings s) {
     RangeStats est = RangeStats.estimate(t, range.begin(), range.end());
     boolean force = switch (s.bottommost()) {
-      case FORCE -> true;
-      case SKIP -> false;
-      // Tombstones in the deepest level are dropped only by a bottommost rewrite; elsewhere the merge drops them.
-      case AUTO -> est.deepestLevel() > 0 && est.tombstones() > 0 && est.bottomTombstones() * 2 >= est.tombstones();
+    case FORCE -> true;
+    case SKIP -> false;
+    // Tombstones in the deepest level are dropped only by a bottommost rewrite; elsewhere the merge drops them.
+    case AUTO -> est.deepestLevel() > 0 && est.tombstones() > 0 && est.bottomTombstones() * 2 >= est.tombstones();
     };
     long tombstones = Math.round(est.tombstones());
     if (est.deepestLevel() < 0 || tombstones < s.minTombstones() || est.tombstoneRatio() < s.tombstoneRatio()) {

@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.compaction.plan;
 
 import java.util.ArrayList;
@@ -16,8 +30,8 @@ import java.util.TreeSet;
  * A delete in RocksDB writes a tombstone; until a compaction carries it to the bottom level, every iterator that
  * crosses it steps over it and over the older value it hides. The OM lists a bucket by seeking to the bucket's
  * first key and reading forward, so a bucket whose lower 95% was deleted makes each listing step over ~2 internal
- * keys per deleted key (109 ms per seek at 1e6 keys, docs/facts.md) while RocksDB's own compaction picker, which looks at
- * level sizes, sees no reason to act. A manual {@code compactRange} over just that bucket removes them all.
+ * keys per deleted key (109 ms per seek at 1e6 keys, docs/facts.md) while RocksDB's own compaction picker, which
+ * looks at level sizes, sees no reason to act. A manual {@code compactRange} over just that bucket removes them all.
  *
  * <p>The unit is therefore the bucket: one range per bucket prefix per table ({@code /vol/bucket/} for the
  * key-name tables, {@code /volumeId/bucketId/} for the FSO tables, ending at the prefix's successor, never at the
@@ -70,8 +84,9 @@ public final class RangePlanner {
   }
 
   /**
-   * Plans one round that compacts ranges alone, asking {@code work} between ranges whether to stop. A stopped plan ranks and budgets what it
-   * assessed so far (tables in name order, ranges in key order) and says so ({@link CompactionPlan#complete()}).
+   * Plans one round that compacts ranges alone, asking {@code work} between ranges whether to stop. A stopped plan
+   * ranks and budgets what it assessed so far (tables in name order, ranges in key order) and says so
+   * ({@link CompactionPlan#complete()}).
    *
    * <p>Cost: each table's files and buckets are sorted once ({@link TableFacts}); each range then costs a few
    * searches per level, started from the previous range's answers, plus the level-0 files it meets, so a plan is
@@ -333,8 +348,8 @@ public final class RangePlanner {
     }
     List<KeyRange> out = new ArrayList<>();
     for (int i = 0; i < chunks.size(); i++) {
-      out.add(new KeyRange(range.table(), KeyRange.Kind.SPLIT_PART, range.label() + " part " + (i + 1) + "/" + chunks.size(),
-          chunks.get(i)[0], chunks.get(i)[1]));
+      out.add(new KeyRange(range.table(), KeyRange.Kind.SPLIT_PART,
+          range.label() + " part " + (i + 1) + "/" + chunks.size(), chunks.get(i)[0], chunks.get(i)[1]));
     }
     return out;
   }
@@ -383,8 +398,9 @@ public final class RangePlanner {
    * judged as one compaction of their joined span. A run starts at any piece below the thresholds with
    * tombstones and grows while no file (any level) begins between the end of the run and the end of the next
    * piece: every file that piece overlaps then began before the run's first piece ended, so it overlaps that
-   * piece too, and the joined compaction rewrites no file the first piece's would not. A run of two or more pieces whose joined span passes the test is planned; its cost may pass
-   * {@code max.compaction.entries}, as for a range inside one file above the cap, since no cut makes the shared
+   * piece too, and the joined compaction rewrites no file the first piece's would not. A run of two or more pieces
+   * whose joined span passes the test is planned; its cost may pass {@code max.compaction.entries}, as for a range
+   * inside one file above the cap, since no cut makes the shared
    * files smaller. Left out when the span overlaps a no-progress range ({@link #leaveOutNoProgress} runs on it).
    */
   static List<RangeAssessment> fileSets(List<RangeAssessment> pieces, TableFacts t, PlannerSettings s) {

@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.compaction.service;
 
 import io.ozonerc.compaction.plan.CountPlanner;
@@ -42,8 +56,8 @@ import org.slf4j.LoggerFactory;
  * rewriting it when nothing below overlaps it, so a level-0 file holding a queue's puts and deletes lands in the
  * bottom level with every tombstone. A range is compacted again with a bottommost rewrite when its facts after
  * show that ({@link io.ozonerc.compaction.plan.BottommostMode#needsSecondPass}); a head when its fresh probe
- * still qualifies, a counted bucket when its fresh count does. A stop before that rewrite leaves it to a later round, and the range is not remembered as
- * stuck (it is not finished).
+ * still qualifies, a counted bucket when its fresh count does. A stop before that rewrite leaves it to a later round,
+ * and the range is not remembered as stuck (it is not finished).
  */
 final class CompactionExecutor {
   private static final Logger LOG = LoggerFactory.getLogger(CompactionExecutor.class);

@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.compaction.service;
 
 import io.ozonerc.compaction.plan.CompactionPlan;
@@ -8,8 +22,8 @@ import io.ozonerc.compaction.plan.RangeCount;
 import io.ozonerc.compaction.plan.Verdict;
 import io.ozonerc.compaction.service.RoundResult.Compacted;
 import io.ozonerc.compaction.service.RoundResult.Outcome;
-import io.ozonerc.compaction.service.Schedule.Due;
 import io.ozonerc.compaction.service.Schedule.Admission;
+import io.ozonerc.compaction.service.Schedule.Due;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -88,10 +102,10 @@ final class CompactionRecorder implements RoundListener {
     metrics.lastRoundDurationMs.set(r.durationMs());
     metrics.lastRoundEndTimeMs.set(endEpochMillis);
     switch (r.outcome()) {
-      case PRESSURE -> metrics.rangesSkippedPressure.incr(r.left());
-      case TIME_BUDGET -> metrics.rangesSkippedBudget.incr(r.left());
-      case SHUTDOWN, PAUSED -> metrics.rangesSkippedShutdown.incr(r.left());
-      default -> { }
+    case PRESSURE -> metrics.rangesSkippedPressure.incr(r.left());
+    case TIME_BUDGET -> metrics.rangesSkippedBudget.incr(r.left());
+    case SHUTDOWN, PAUSED -> metrics.rangesSkippedShutdown.incr(r.left());
+    default -> { }
     }
   }
 

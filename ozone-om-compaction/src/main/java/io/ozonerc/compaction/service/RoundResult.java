@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.compaction.service;
 
 import io.ozonerc.compaction.plan.CompactionPlan;
@@ -205,16 +219,16 @@ public record RoundResult(Outcome outcome, String detail, CompactionPlan plan, H
       parts.add("flushed " + String.join(", ", flushed.stream()
           .map(m -> m.table() + " (" + m.deletes() + " deletes in " + m.entries() + " memtable entries)").toList()));
     }
-    long heads = headCompactions();
-    long ranges = compacted.size() - heads;
+    long headsCompacted = headCompactions();
+    long ranges = compacted.size() - headsCompacted;
     long bytes = compacted.stream().mapToLong(Compacted::bytesCompacted).sum();
     long ms = compacted.stream().mapToLong(Compacted::timeMs).sum();
     StringBuilder did = new StringBuilder(String.format(Locale.ROOT, "compacted %d of %d planned (%s, %s)",
-        compacted.size(), planned(), count(heads, "dead head"), count(ranges, "range")));
+        compacted.size(), planned(), count(headsCompacted, "dead head"), count(ranges, "range")));
     if (!compacted.isEmpty()) {
       did.append(' ').append(human(bytes)).append(" in ").append(duration(ms));
       List<String> removed = new ArrayList<>();
-      if (heads > 0) {
+      if (headsCompacted > 0) {
         long deadBefore = compacted.stream().filter(c -> c.head() != null).mapToLong(c -> c.head().deadBefore()).sum();
         long deadAfter = compacted.stream().filter(c -> c.head() != null).mapToLong(c -> c.head().deadAfter()).sum();
         removed.add("dead head entries " + deadBefore + " -> " + deadAfter);

@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.compaction.om;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -19,8 +33,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * A bad range compaction value stops the starter before Ozone creates the OzoneManager, so no port is opened.
  *
  * <p>The OM storage here is never initialised. Creating an OzoneManager on it fails inside its constructor
- * ("OM Storage is not initialized yet"), before RPC, Ratis or HTTP; that is what a good configuration gets. A bad value must fail
- * earlier, with our message: proof that the check runs before the OM exists.
+ * ("OM Storage is not initialized yet"), before RPC, Ratis or HTTP; that is what a good configuration gets. A bad value
+ * must fail earlier, with our message: proof that the check runs before the OM exists.
  */
 class RangeCompactionOmStarterTest {
 
@@ -40,9 +54,9 @@ class RangeCompactionOmStarterTest {
     RangeCompactionOmStarter starter = new RangeCompactionOmStarter();
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> {
       switch (form) {
-        case "start" -> starter.start(conf);
-        case "bootstrap" -> starter.bootstrap(conf, false);
-        default -> starter.startAndCancelPrepare(conf);
+      case "start" -> starter.start(conf);
+      case "bootstrap" -> starter.bootstrap(conf, false);
+      default -> starter.startAndCancelPrepare(conf);
       }
     });
     assertTrue(e.getMessage().contains("ozone.om.range.compaction.interval") && e.getMessage().contains("500us"),

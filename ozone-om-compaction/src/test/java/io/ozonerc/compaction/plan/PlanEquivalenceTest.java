@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.compaction.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -63,19 +77,23 @@ class PlanEquivalenceTest {
           noProgress.add(new KeyRange(T, KeyRange.Kind.MERGED, "np", c < 0 ? a : b, c < 0 ? b : a));
         }
       }
-      PlannerSettings settings = new PlannerSettings(new long[] {0, 10, 500, 10_000}[rnd.nextInt(4)],
-          new double[] {0.05, 0.3, 0.5, 0.9, 1.0}[rnd.nextInt(5)], new long[] {1_000, 20_000, 1_000_000}[rnd.nextInt(3)],
-          1 + rnd.nextInt(20), rnd.nextBoolean() ? 0 : 1L << (20 + rnd.nextInt(10)),
-          BottommostMode.values()[rnd.nextInt(3)], 0);
+      // Drawn in the order of the record's components: the recorded digests depend on this sequence.
+      long minTombstones = new long[] {0, 10, 500, 10_000}[rnd.nextInt(4)];
+      double ratio = new double[] {0.05, 0.3, 0.5, 0.9, 1.0}[rnd.nextInt(5)];
+      long maxEntries = new long[] {1_000, 20_000, 1_000_000}[rnd.nextInt(3)];
+      PlannerSettings settings = new PlannerSettings(minTombstones, ratio, maxEntries, 1 + rnd.nextInt(20),
+          rnd.nextBoolean() ? 0 : 1L << (20 + rnd.nextInt(10)), BottommostMode.values()[rnd.nextInt(3)], 0);
       int stopAfter = rnd.nextInt(5) == 0 ? rnd.nextInt(20) : Integer.MAX_VALUE;
       actual.put("random " + seed, digest(s, noProgress, settings, stopAfter));
     }
     for (int seed = 1; seed <= 150; seed++) {
       Random rnd = new Random(1_000 + seed);
       Store s = adjoining(rnd);
-      PlannerSettings settings = new PlannerSettings(new long[] {0, 10, 500}[rnd.nextInt(3)],
-          new double[] {0.05, 0.3, 0.6}[rnd.nextInt(3)], new long[] {1_000, 50_000, 1_000_000}[rnd.nextInt(3)],
-          1 + rnd.nextInt(10), 0, BottommostMode.values()[rnd.nextInt(3)], 0);
+      long minTombstones = new long[] {0, 10, 500}[rnd.nextInt(3)];
+      double ratio = new double[] {0.05, 0.3, 0.6}[rnd.nextInt(3)];
+      long maxEntries = new long[] {1_000, 50_000, 1_000_000}[rnd.nextInt(3)];
+      PlannerSettings settings = new PlannerSettings(minTombstones, ratio, maxEntries, 1 + rnd.nextInt(10), 0,
+          BottommostMode.values()[rnd.nextInt(3)], 0);
       actual.put("adjoining " + seed, digest(s, List.of(), settings, Integer.MAX_VALUE));
     }
     if (Boolean.getBoolean("planner.rewrite")) {
@@ -160,23 +178,24 @@ class PlanEquivalenceTest {
     int nb = rnd.nextInt(12);
     for (int i = 0; i < nb; i++) {
       switch (rnd.nextInt(8)) {
-        case 0 -> kb.add(bucket(T, "/v/b" + rnd.nextInt(10) + "/x" + rnd.nextInt(3) + "/")); // nested in a bucket
-        case 1 -> {
-          byte[] a = key(rnd);
-          byte[] b = key(rnd);
-          int c = Keys.compare(a, b);
-          if (c != 0) {
-            kb.add(new KeyRange(T, KeyRange.Kind.BUCKET, "odd", c < 0 ? a : b, c < 0 ? b : a)); // any range, overlapping others
-          }
+      case 0 -> kb.add(bucket(T, "/v/b" + rnd.nextInt(10) + "/x" + rnd.nextInt(3) + "/")); // nested in a bucket
+      case 1 -> {
+        byte[] a = key(rnd);
+        byte[] b = key(rnd);
+        int c = Keys.compare(a, b);
+        if (c != 0) {
+          // any range, overlapping others
+          kb.add(new KeyRange(T, KeyRange.Kind.BUCKET, "odd", c < 0 ? a : b, c < 0 ? b : a));
         }
-        case 2 -> {
-          if (rnd.nextInt(4) == 0) {
-            kb.add(new KeyRange(T, KeyRange.Kind.BUCKET, "tail", key(rnd), null)); // no end
-          } else {
-            kb.add(bucket(T, "/v/b" + rnd.nextInt(10) + "/"));
-          }
+      }
+      case 2 -> {
+        if (rnd.nextInt(4) == 0) {
+          kb.add(new KeyRange(T, KeyRange.Kind.BUCKET, "tail", key(rnd), null)); // no end
+        } else {
+          kb.add(bucket(T, "/v/b" + rnd.nextInt(10) + "/"));
         }
-        default -> kb.add(bucket(T, "/v/b" + rnd.nextInt(10) + "/"));
+      }
+      default -> kb.add(bucket(T, "/v/b" + rnd.nextInt(10) + "/"));
       }
     }
     List<KeyRange> distinct = new ArrayList<>();
@@ -216,9 +235,9 @@ class PlanEquivalenceTest {
         }
         long entries = rnd.nextInt(6) == 0 ? 0 : 1 + rnd.nextInt(rnd.nextBoolean() ? 2_000 : 200_000);
         long deletions = entries == 0 ? 0 : switch (rnd.nextInt(4)) {
-          case 0 -> 0;
-          case 1 -> entries;
-          default -> (long) (entries * rnd.nextDouble());
+        case 0 -> 0;
+        case 1 -> entries;
+        default -> (long) (entries * rnd.nextDouble());
         };
         files.add(sst(T, l, lo, hi, entries, deletions, seq++, rnd.nextInt(15) == 0));
       }
@@ -263,13 +282,14 @@ class PlanEquivalenceTest {
   /** A key near the buckets' bounds: bucket prefixes, their successors, keys inside and between buckets. */
   private static byte[] key(Random rnd) {
     String b = "/v/b" + rnd.nextInt(10);
-    return Keys.utf8(switch (rnd.nextInt(6)) {
-      case 0 -> b + "/";
-      case 1 -> b + "0";
-      case 2 -> b + "/x" + rnd.nextInt(3) + "/k" + rnd.nextInt(100);
-      case 3 -> "/v/a" + rnd.nextInt(5);
-      default -> b + "/k" + String.format("%03d", rnd.nextInt(1000));
-    });
+    String key = switch (rnd.nextInt(6)) {
+    case 0 -> b + "/";
+    case 1 -> b + "0";
+    case 2 -> b + "/x" + rnd.nextInt(3) + "/k" + rnd.nextInt(100);
+    case 3 -> "/v/a" + rnd.nextInt(5);
+    default -> b + "/k" + String.format("%03d", rnd.nextInt(1000));
+    };
+    return Keys.utf8(key);
   }
 
   private static SstFile sst(String table, int level, byte[] lo, byte[] hi, long entries, long deletions, long seq,

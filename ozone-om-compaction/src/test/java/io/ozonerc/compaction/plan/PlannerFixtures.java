@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.compaction.plan;
 
 import java.io.IOException;
@@ -115,25 +129,25 @@ final class PlannerFixtures {
       String[] w = line.trim().split("\\s+");
       Map<String, String> kv = keyValues(w, 1);
       switch (w[0]) {
-        case "#" -> { }
-        case "sst" -> files.add(sst(w, files.size()));
-        case "bucket" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>()).add(KeyRange.bucket(w[1], w[2]));
-        case "table" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>());
-        case "noprogress" -> noProgress.add(new KeyRange(w[1], w.length > 4 && w[4].equals("counted")
-            ? KeyRange.Kind.COUNTED : KeyRange.Kind.BUCKET, "no progress", Keys.parse(w[2]), Keys.parse(w[3])));
-        case "mem" -> memDeletes.put(w[1], count(kv.get("deletes")));
-        case "hot" -> hot.add(KeyRange.bucket(w[1], w[2]));
-        case "head" -> heads.add(head(w, keyValues(w, 3)));
-        case "count" -> counts.add(count(w, keyValues(w, 3)));
-        case "plan" -> out = explained(RangePlanner.plan(files, buckets, noProgress, settings(kv)), files, buckets)
-            .describe();
-        case "probes" -> out = probes(kv, files, buckets, memDeletes, hot);
-        case "heads" -> out = HeadPlanner.plan(heads, byTable(files), sortedByTable(buckets), settings(kv),
-            Budget.of(settings(kv))).describe();
-        case "counts" -> out = counts(kv, files, buckets, noProgress);
-        case "counted" -> out = CountPlanner.plan(counts, byTable(files), sortedByTable(buckets), settings(kv),
-            Budget.of(settings(kv))).describe();
-        default -> throw new IllegalArgumentException(where + ": unknown directive " + w[0]);
+      case "#" -> { }
+      case "sst" -> files.add(sst(w, files.size()));
+      case "bucket" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>()).add(KeyRange.bucket(w[1], w[2]));
+      case "table" -> buckets.computeIfAbsent(w[1], t -> new ArrayList<>());
+      case "noprogress" -> noProgress.add(new KeyRange(w[1], w.length > 4 && w[4].equals("counted")
+          ? KeyRange.Kind.COUNTED : KeyRange.Kind.BUCKET, "no progress", Keys.parse(w[2]), Keys.parse(w[3])));
+      case "mem" -> memDeletes.put(w[1], count(kv.get("deletes")));
+      case "hot" -> hot.add(KeyRange.bucket(w[1], w[2]));
+      case "head" -> heads.add(head(w, keyValues(w, 3)));
+      case "count" -> counts.add(count(w, keyValues(w, 3)));
+      case "plan" -> out = explained(RangePlanner.plan(files, buckets, noProgress, settings(kv)), files, buckets)
+          .describe();
+      case "probes" -> out = probes(kv, files, buckets, memDeletes, hot);
+      case "heads" -> out = HeadPlanner.plan(heads, byTable(files), sortedByTable(buckets), settings(kv),
+          Budget.of(settings(kv))).describe();
+      case "counts" -> out = counts(kv, files, buckets, noProgress);
+      case "counted" -> out = CountPlanner.plan(counts, byTable(files), sortedByTable(buckets), settings(kv),
+          Budget.of(settings(kv))).describe();
+      default -> throw new IllegalArgumentException(where + ": unknown directive " + w[0]);
       }
     }
     if (out == null) {
@@ -250,10 +264,10 @@ final class PlannerFixtures {
   static long count(String s) {
     char last = s.charAt(s.length() - 1);
     long mult = switch (last) {
-      case 'k' -> 1_000L;
-      case 'M' -> 1_000_000L;
-      case 'G' -> 1_000_000_000L;
-      default -> 1L;
+    case 'k' -> 1_000L;
+    case 'M' -> 1_000_000L;
+    case 'G' -> 1_000_000_000L;
+    default -> 1L;
     };
     return Long.parseLong(mult == 1 ? s : s.substring(0, s.length() - 1)) * mult;
   }

@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.compaction.rocks;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -43,8 +57,8 @@ class RangeCounterTest {
       OmCompactionStore store = new OmCompactionStore(s.metadata());
       List<SstFile> files = store.liveFiles(Set.of(KEYS));
       List<KeyRange> buckets = store.bucketRanges(Set.of(KEYS)).get(KEYS);
-      KeyRange hot = buckets.stream().filter(b -> b.label().equals("/v/" + OmTestStore.bucketName(HOT) + "/")).findFirst()
-          .orElseThrow();
+      KeyRange hot = buckets.stream().filter(b -> b.label().equals("/v/" + OmTestStore.bucketName(HOT) + "/"))
+          .findFirst().orElseThrow();
       long level0Deletions = s.filesOverlapping(KEYS, new byte[0], null).stream().filter(f -> f.level() == 0)
           .mapToLong(LiveFileMetaData::numDeletions).sum();
       assertEquals(DELETED, level0Deletions, "RocksDB's own count of the level-0 file's deletions");
@@ -65,8 +79,8 @@ class RangeCounterTest {
           "/v/zzz".getBytes(UTF_8), 10, 5, 1000, 1, false));
       assertEquals(List.of(), store.countRanges(KEYS, List.of(hot), withGone));
 
-      KeyRange cold = buckets.stream().filter(b -> b.label().equals("/v/" + OmTestStore.bucketName(HOT + 1) + "/")).findFirst()
-          .orElseThrow();
+      KeyRange cold = buckets.stream().filter(b -> b.label().equals("/v/" + OmTestStore.bucketName(HOT + 1) + "/"))
+          .findFirst().orElseThrow();
       RangeCount c = store.countRanges(KEYS, List.of(cold), files).get(0);
       assertEquals(0, c.tombstones(), c.toString());
       assertEquals(COLD_KEYS + 1, c.entries(), c.toString());

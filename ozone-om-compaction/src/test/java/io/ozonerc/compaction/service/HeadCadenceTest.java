@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.compaction.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,9 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The service's cadence for dead heads, on a real store with a fake clock: full rounds every {@code interval},
- * head checks in between (first after {@code head.check.interval}, then paced by how fast heads grow), each wake driven by {@link RangeCompactionService#tick}
- * as the service's thread would, without sleeping. A queue bucket's head regrows between rounds; the head check
- * finds and compacts it long before the next full round.
+ * head checks in between (first after {@code head.check.interval}, then paced by how fast heads grow), each wake driven
+ * by {@link RangeCompactionService#tick} as the service's thread would, without sleeping. A queue bucket's head regrows
+ * between rounds; the head check finds and compacts it long before the next full round.
  */
 class HeadCadenceTest {
   private static final String KEYS = "keyTable";

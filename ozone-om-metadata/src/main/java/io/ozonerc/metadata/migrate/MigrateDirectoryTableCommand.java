@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package io.ozonerc.metadata.migrate;
 
 import io.ozonerc.dblock.DbLockProbe;
@@ -31,9 +45,11 @@ import picocli.CommandLine.Option;
  * {@code dev-support/migrate-directory-table}.
  */
 @Command(name = "migrate-directory-table", mixinStandardHelpOptions = true,
-    description = {"Offline: rewrite the directoryTable values of an om.db into the trimmed format or back to"
-        + " protobuf, verifying row count and a digest of the decoded values.",
-        "A stock Ozone 2.2.0 OM cannot read trimmed values: migrate back to protobuf before starting one."})
+    description = {
+        "Offline: rewrite the directoryTable values of an om.db into the trimmed format or back to"
+            + " protobuf, verifying row count and a digest of the decoded values.",
+        "A stock Ozone 2.2.0 OM cannot read trimmed values: migrate back to protobuf before starting one."
+    })
 public final class MigrateDirectoryTableCommand implements Callable<Integer>, RepairSubcommand {
   public static final int OK = 0;
   public static final int FAILED = 1;
@@ -63,7 +79,8 @@ public final class MigrateDirectoryTableCommand implements Callable<Integer>, Re
   @Option(names = "--dry-run", description = "Decode, re-encode and check every row; write nothing.")
   private boolean dryRun;
 
-  @Option(names = "--batch-size", defaultValue = "10000", description = "Rows per write batch (default ${DEFAULT-VALUE}).")
+  @Option(names = "--batch-size", defaultValue = "10000",
+      description = "Rows per write batch (default ${DEFAULT-VALUE}).")
   private int batchSize;
 
   @CommandLine.Spec

@@ -70,11 +70,11 @@ public final class SkipHintSettings {
 
   static int parseMaxEntries(String value) {
     try {
-      int n = Integer.parseInt(value.trim());
+      int n = value == null ? 0 : Integer.parseInt(value.trim());
       if (n >= 1) {
         return n;
       }
-    } catch (NumberFormatException | NullPointerException e) {
+    } catch (NumberFormatException e) {
       // reported below
     }
     throw new IllegalArgumentException("Invalid value for " + MAX_ENTRIES_KEY + ": '" + value

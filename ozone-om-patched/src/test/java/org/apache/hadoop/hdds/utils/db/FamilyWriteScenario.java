@@ -1,3 +1,17 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package org.apache.hadoop.hdds.utils.db;
 
 import java.io.File;
@@ -95,35 +109,35 @@ public final class FamilyWriteScenario {
     Table<String, String> second = store.getTable(TABLE, StringCodec.get(), StringCodec.get());
     Table<byte[], byte[]> raw = store.getTable(TABLE);
     switch (writer) {
-      case SECOND_TABLE_OBJECT_BATCH:
-        try (BatchOperation b = store.initBatchOperation()) {
-          second.putWithBatch(b, key(12), "v");
-          store.commitBatchOperation(b);
-        }
-        break;
-      case SECOND_TABLE_OBJECT_DIRECT_PUT:
-        second.put(key(12), "v");
-        break;
-      case RAW_TABLE_BATCH:
-        try (BatchOperation b = store.initBatchOperation()) {
-          raw.putWithBatch(b, bytes(key(12)), bytes("v"));
-          store.commitBatchOperation(b);
-        }
-        break;
-      case RAW_TABLE_DIRECT_PUT:
-        raw.put(bytes(key(12)), bytes("v"));
-        break;
-      case INGESTED_FILE:
-        File sst = dir.resolve("key-12.sst").toFile();
-        try (DBStore other = open(conf, dir.resolve("other"), null)) {
-          Table<byte[], byte[]> otherRaw = other.getTable(TABLE);
-          otherRaw.put(bytes(key(12)), bytes("v"));
-          otherRaw.dumpToFileWithPrefix(sst, bytes(PREFIX));
-        }
-        second.loadFromFile(sst);
-        break;
-      default:
-        throw new AssertionError(writer);
+    case SECOND_TABLE_OBJECT_BATCH:
+      try (BatchOperation b = store.initBatchOperation()) {
+        second.putWithBatch(b, key(12), "v");
+        store.commitBatchOperation(b);
+      }
+      break;
+    case SECOND_TABLE_OBJECT_DIRECT_PUT:
+      second.put(key(12), "v");
+      break;
+    case RAW_TABLE_BATCH:
+      try (BatchOperation b = store.initBatchOperation()) {
+        raw.putWithBatch(b, bytes(key(12)), bytes("v"));
+        store.commitBatchOperation(b);
+      }
+      break;
+    case RAW_TABLE_DIRECT_PUT:
+      raw.put(bytes(key(12)), bytes("v"));
+      break;
+    case INGESTED_FILE:
+      File sst = dir.resolve("key-12.sst").toFile();
+      try (DBStore other = open(conf, dir.resolve("other"), null)) {
+        Table<byte[], byte[]> otherRaw = other.getTable(TABLE);
+        otherRaw.put(bytes(key(12)), bytes("v"));
+        otherRaw.dumpToFileWithPrefix(sst, bytes(PREFIX));
+      }
+      second.loadFromFile(sst);
+      break;
+    default:
+      throw new AssertionError(writer);
     }
   }
 
