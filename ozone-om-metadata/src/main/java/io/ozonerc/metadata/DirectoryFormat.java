@@ -14,6 +14,8 @@
 
 package io.ozonerc.metadata;
 
+import java.nio.ByteBuffer;
+
 /**
  * The trimmed, versioned value format of the OM {@code directoryTable}; the byte-by-byte layout is in
  * {@code docs/directory-format.md}.
@@ -88,5 +90,33 @@ public final class DirectoryFormat {
   /** Version number carried by a trimmed-format header byte. */
   public static int versionOf(byte header) {
     return (header & 0xFF) >>> 3;
+  }
+
+  /**
+   * Reads the objectId of a trimmed value held in a buffer (e.g. a direct buffer filled by RocksDB), from the
+   * buffer's position to its limit, without moving the position and without allocating.
+   */
+  public static long objectId(ByteBuffer value) {
+    int p = value.position();
+    int lim = value.limit();
+    if (p >= lim || kindOfFirstByte(value.get(p)) != Kind.TRIMMED) {
+      throw new DirectoryValueException.Corrupt(null, "buffer does not hold a trimmed-format value");
+    }
+    p++;
+    long result = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (p >= lim) {
+        throw new DirectoryValueException.Corrupt(null, "truncated: value ends inside the objectId");
+      }
+      byte x = value.get(p++);
+      if (x >= 0) {
+        if ((x == 0 && shift > 0) || (shift == 63 && x > 1)) {
+          throw new DirectoryValueException.Corrupt(null, "objectId is not a canonical varint");
+        }
+        return Wire.unpackObjectId(result | ((long) x << shift));
+      }
+      result |= (long) (x & 0x7F) << shift;
+    }
+    throw new DirectoryValueException.Corrupt(null, "objectId varint longer than 10 bytes");
   }
 }

@@ -14,7 +14,6 @@
 
 package io.ozonerc.metadata;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -206,34 +205,6 @@ public final class DirectoryValueView {
     creationTime = varint();
     modificationTime = creationTime + Wire.unzigzag(varint());
     fixedEnd = pos;
-  }
-
-  /**
-   * Reads the objectId of a trimmed value held in a buffer (e.g. a direct buffer filled by RocksDB), from the
-   * buffer's position to its limit, without moving the position and without allocating.
-   */
-  public static long objectId(ByteBuffer value) {
-    int p = value.position();
-    int lim = value.limit();
-    if (p >= lim || DirectoryFormat.kindOfFirstByte(value.get(p)) != DirectoryFormat.Kind.TRIMMED) {
-      throw new DirectoryValueException.Corrupt(null, "buffer does not hold a trimmed-format value");
-    }
-    p++;
-    long result = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (p >= lim) {
-        throw new DirectoryValueException.Corrupt(null, "truncated: value ends inside the objectId");
-      }
-      byte x = value.get(p++);
-      if (x >= 0) {
-        if ((x == 0 && shift > 0) || (shift == 63 && x > 1)) {
-          throw new DirectoryValueException.Corrupt(null, "objectId is not a canonical varint");
-        }
-        return Wire.unpackObjectId(result | ((long) x << shift));
-      }
-      result |= (long) (x & 0x7F) << shift;
-    }
-    throw new DirectoryValueException.Corrupt(null, "objectId varint longer than 10 bytes");
   }
 
   // ---- strings, ACLs, metadata ----------------------------------------------------------------------------------

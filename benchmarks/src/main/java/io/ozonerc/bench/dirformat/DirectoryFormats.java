@@ -18,6 +18,7 @@ import com.google.flatbuffers.FlatBufferBuilder;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.ozonerc.bench.dirformat.fb.DirectoryInfo;
 import io.ozonerc.bench.dirformat.fb.KeyValue;
+import io.ozonerc.metadata.DirectoryFormat;
 import io.ozonerc.metadata.DirectoryValueView;
 import io.ozonerc.metadata.TrimmedDirectoryCodec;
 import java.nio.ByteBuffer;
@@ -190,7 +191,7 @@ public final class DirectoryFormats {
       case FLATBUFFERS:
         return DirectoryInfo.getRootAsDirectoryInfo(buf, flat).objectId();
       default:
-        return DirectoryValueView.objectId(buf);
+        return DirectoryFormat.objectId(buf);
       }
     }
   }
