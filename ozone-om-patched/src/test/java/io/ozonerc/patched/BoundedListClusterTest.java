@@ -41,8 +41,9 @@ class BoundedListClusterTest {
   @BeforeAll
   static void runBoth() throws Exception {
     Path work = Path.of("target/om-jvm/cluster-list");
-    List<String> s = OmJvm.stock().run(ClusterListScenario.class, work, 900, "7", "120");
-    List<String> p = OmJvm.patched().run(ClusterListScenario.class, work, 900, "7", "120");
+    OmJvm.Both both = OmJvm.runBoth(ClusterListScenario.class, work, 900, "7", "120");
+    List<String> s = both.stock();
+    List<String> p = both.patched();
     for (String line : s) {
       if (line.startsWith("loaded ")) {
         assertTrue(line.endsWith("-2.2.0.jar"), "stock JVM: " + line);

@@ -20,6 +20,7 @@ import org.apache.hadoop.ozone.MiniOzoneCluster;
 import org.apache.hadoop.ozone.OzoneConfigKeys;
 import org.apache.hadoop.ozone.client.OzoneClient;
 import org.apache.hadoop.ozone.om.OzoneManager;
+import org.apache.ozone.test.GenericTestUtils;
 
 /**
  * A MiniOzoneCluster for the patched-vs-stock comparisons: SCM and one OM in this JVM, no datanodes (zero-size keys
@@ -29,6 +30,17 @@ import org.apache.hadoop.ozone.om.OzoneManager;
  * stock in {@link OmJvm#stock()}.
  */
 public final class OmCluster implements AutoCloseable {
+  static {
+    // A JVM that OmJvm runs beside another takes its cluster's ports from its own range (see OmJvm).
+    Integer base = Integer.getInteger(OmJvm.PORT_BASE);
+    if (base != null) {
+      GenericTestUtils.PortAllocator.NEXT_PORT.set(base);
+    }
+  }
+
+  private static final String GRPC_PORT = "ozone.om.grpc.port";
+  private static final int GRPC_PORT_DEFAULT = 8981;
+
   private final MiniOzoneCluster cluster;
   private final OzoneClient client;
 
@@ -53,6 +65,10 @@ public final class OmCluster implements AutoCloseable {
   }
 
   public static OmCluster start(OzoneConfiguration conf) throws Exception {
+    // The OM's gRPC server is the one port MiniOzoneCluster leaves at its fixed default.
+    if (conf.getInt(GRPC_PORT, GRPC_PORT_DEFAULT) == GRPC_PORT_DEFAULT) {
+      conf.setInt(GRPC_PORT, GenericTestUtils.PortAllocator.getFreePort());
+    }
     MiniOzoneCluster c = MiniOzoneCluster.newBuilder(conf).withoutDatanodes().build();
     try {
       c.waitForClusterToBeReady();

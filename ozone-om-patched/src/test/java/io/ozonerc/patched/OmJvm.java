@@ -21,6 +21,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,27 +35,105 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The main writes its results to a file it is given and exits 0; stdout and stderr go to a log next to it,
  * named in any failure.
+ *
+ * <p>JVMs that run at the same time ({@link #runBoth}) each start their MiniOzoneCluster's ports from their own
+ * {@link #withPortBase base}: the test port allocator counts up from the same number in every JVM and does not
+ * check that a port is free, so two clusters started together would otherwise be given the same ports.
  */
 public final class OmJvm {
+  /** The system property {@link OmCluster} starts its port allocator from. */
+  public static final String PORT_BASE = "ozonerc.test.port.base";
+  /** Where the allocator starts by default (and wraps back to past 32000). */
+  private static final int DEFAULT_PORTS = 15000;
+  /** Ports apart for JVMs run together; a cluster without datanodes takes a few dozen. */
+  private static final int PORTS_APART = 4000;
+
   private final boolean patched;
   private final Path confDir; // ahead of the class path, where `ozone` puts $OZONE_CONF_DIR; null: none
+  private final int portBase; // 0: the allocator's own start
 
-  private OmJvm(boolean patched, Path confDir) {
+  private OmJvm(boolean patched, Path confDir, int portBase) {
     this.patched = patched;
     this.confDir = confDir;
+    this.portBase = portBase;
   }
 
   public static OmJvm patched() {
-    return new OmJvm(true, null);
+    return new OmJvm(true, null, 0);
   }
 
   public static OmJvm stock() {
-    return new OmJvm(false, null);
+    return new OmJvm(false, null, 0);
   }
 
   /** The same JVM with {@code dir} (holding an {@code ozone-site.xml}) first on its class path. */
   public OmJvm withConfDir(Path dir) {
-    return new OmJvm(patched, dir.toAbsolutePath());
+    return new OmJvm(patched, dir.toAbsolutePath(), portBase);
+  }
+
+  /** The same JVM with its MiniOzoneCluster's ports counted from {@code base}, apart from a JVM running beside it. */
+  public OmJvm withPortBase(int base) {
+    return new OmJvm(patched, confDir, base);
+  }
+
+  /** What a scenario wrote in a stock JVM and in a patched one. */
+  public record Both(List<String> stock, List<String> patched) { }
+
+  /**
+   * Runs {@code main} with the same arguments in a stock JVM and a patched one at the same time, on ports apart, and
+   * returns both outputs once both JVMs exited 0. The scenarios compared this way are deterministic given their
+   * arguments, so running them side by side changes only the wall time.
+   */
+  public static Both runBoth(Class<?> main, Path workDir, long timeoutSeconds, String... args)
+      throws IOException, InterruptedException {
+    List<List<String>> outs = runTogether(List.of(stock().withPortBase(portBase(0)),
+        patched().withPortBase(portBase(1))), main, List.of(workDir, workDir), timeoutSeconds, args);
+    return new Both(outs.get(0), outs.get(1));
+  }
+
+  /**
+   * Runs {@code main} in each JVM of {@code jvms} at the same time, the i-th in the i-th work directory, and returns
+   * their outputs in that order. Each JVM should have a port base apart from the others' if its main starts a
+   * cluster. The first failure is thrown once every JVM has ended.
+   */
+  public static List<List<String>> runTogether(List<OmJvm> jvms, Class<?> main, List<Path> workDirs,
+      long timeoutSeconds, String... args) throws IOException, InterruptedException {
+    ExecutorService pool = Executors.newFixedThreadPool(jvms.size());
+    try {
+      List<Future<List<String>>> runs = new ArrayList<>();
+      for (int i = 0; i < jvms.size(); i++) {
+        OmJvm jvm = jvms.get(i);
+        Path dir = workDirs.get(i);
+        runs.add(pool.submit(() -> jvm.run(main, dir, timeoutSeconds, args)));
+      }
+      List<List<String>> outs = new ArrayList<>();
+      Throwable first = null;
+      for (Future<List<String>> run : runs) {
+        try {
+          outs.add(run.get());
+        } catch (ExecutionException e) {
+          first = first == null ? e.getCause() : first;
+        }
+      }
+      if (first instanceof IOException io) {
+        throw io;
+      } else if (first instanceof Error err) {
+        throw err;
+      } else if (first != null) {
+        throw new AssertionError(first);
+      }
+      return outs;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** The port base for the {@code i}-th of up to four JVMs run together. */
+  public static int portBase(int i) {
+    if (i < 0 || i > 3) {
+      throw new IllegalArgumentException("at most four JVMs run together, not " + (i + 1));
+    }
+    return DEFAULT_PORTS + i * PORTS_APART;
   }
 
   /** The same JVM with class files in {@code dir} ahead of everything (a mutated patched class, in tests). */
@@ -103,6 +185,7 @@ public final class OmJvm {
         "-Xmx1500m", "-XX:+UseG1GC",
         "-D" + PatchedBuild.MODULE_DIR + "=" + PatchedBuild.moduleDir(),
         "-Dnative.lib.tmp.dir=" + PatchedBuild.moduleDir().resolve("target"),
+        "-D" + PORT_BASE + "=" + (portBase == 0 ? DEFAULT_PORTS : portBase),
         "-cp", String.join(File.pathSeparator, classPath()),
         main.getName(), out.toString()));
     cmd.addAll(Arrays.asList(args));

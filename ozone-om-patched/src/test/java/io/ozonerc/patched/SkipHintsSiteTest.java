@@ -18,58 +18,74 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The skip hint keys as an operator sets them, in {@code ozone-site.xml}: the OM runs with the site's values, and a
  * bad value stops it in its constructor (before {@code OzoneManager.start} opens its RPC and HTTP ports), naming the
- * key and the value.
+ * key and the value. The four sites' OMs start side by side, each in its own JVM on its own ports.
  */
 class SkipHintsSiteTest {
-  @TempDir
-  Path work;
+  /** enabled, max.entries, learn.threshold of each site, in the order of {@link #runs}. */
+  private static final List<List<String>> SITES = List.of(List.of("false", "5", "2ms"),
+      List.of("maybe", "100", "50us"), List.of("true", "0", "50us"), List.of("true", "100", "fast"));
 
-  @Test
-  void theOmRunsWithTheSiteValues() throws Exception {
-    assertEquals(List.of("started enabled=false max.entries=5 learn.threshold.ns=2000000"), run("false", "5", "2ms"));
+  @TempDir
+  static Path work;
+
+  static List<List<String>> runs;
+
+  @BeforeAll
+  static void startAnOmOnEachSite() throws Exception {
+    List<OmJvm> jvms = new ArrayList<>();
+    List<Path> dirs = new ArrayList<>();
+    for (int i = 0; i < SITES.size(); i++) {
+      List<String> site = SITES.get(i);
+      Path conf = Files.createDirectories(work.resolve("site-" + i).resolve("conf"));
+      Files.writeString(conf.resolve("ozone-site.xml"), """
+          <?xml version="1.0"?>
+          <configuration>
+            <property><name>ozone.om.list.skip.hints.enabled</name><value>%s</value></property>
+            <property><name>ozone.om.list.skip.hints.max.entries</name><value>%s</value></property>
+            <property><name>ozone.om.list.skip.hints.learn.threshold</name><value>%s</value></property>
+          </configuration>
+          """.formatted(site.get(0), site.get(1), site.get(2)));
+      jvms.add(OmJvm.patched().withConfDir(conf).withPortBase(OmJvm.portBase(i)));
+      dirs.add(work.resolve("site-" + i).resolve("run"));
+    }
+    runs = OmJvm.runTogether(jvms, SkipHintsSiteOm.class, dirs, 300);
   }
 
   @Test
-  void aBadSwitchStopsTheOmNamingKeyAndValue() throws Exception {
+  void theOmRunsWithTheSiteValues() {
+    assertEquals(List.of("started enabled=false max.entries=5 learn.threshold.ns=2000000"), runs.get(0));
+  }
+
+  @Test
+  void aBadSwitchStopsTheOmNamingKeyAndValue() {
     assertEquals(List.of(
         "failed IllegalArgumentException: Invalid value for ozone.om.list.skip.hints.enabled: 'maybe' (expected true "
             + "or false)",
-        "thrown in the OzoneManager constructor: true, in OzoneManager.start: false"), run("maybe", "100", "50us"));
+        "thrown in the OzoneManager constructor: true, in OzoneManager.start: false"), runs.get(1));
   }
 
   @Test
-  void aBadBoundStopsTheOmNamingKeyAndValue() throws Exception {
+  void aBadBoundStopsTheOmNamingKeyAndValue() {
     assertEquals(List.of(
         "failed IllegalArgumentException: Invalid value for ozone.om.list.skip.hints.max.entries: '0' (expected a "
             + "whole number of spans per table, at least 1)",
-        "thrown in the OzoneManager constructor: true, in OzoneManager.start: false"), run("true", "0", "50us"));
+        "thrown in the OzoneManager constructor: true, in OzoneManager.start: false"), runs.get(2));
   }
 
   @Test
-  void aBadLearnThresholdStopsTheOmNamingKeyAndValue() throws Exception {
+  void aBadLearnThresholdStopsTheOmNamingKeyAndValue() {
     assertEquals(List.of(
         "failed IllegalArgumentException: Invalid value for ozone.om.list.skip.hints.learn.threshold: 'fast' "
             + "(expected a duration from 0 to 1s, such as 50us or 2ms)",
-        "thrown in the OzoneManager constructor: true, in OzoneManager.start: false"), run("true", "100", "fast"));
-  }
-
-  private List<String> run(String enabled, String maxEntries, String learnThreshold) throws Exception {
-    Path conf = Files.createDirectories(work.resolve("conf"));
-    Files.writeString(conf.resolve("ozone-site.xml"), """
-        <?xml version="1.0"?>
-        <configuration>
-          <property><name>ozone.om.list.skip.hints.enabled</name><value>%s</value></property>
-          <property><name>ozone.om.list.skip.hints.max.entries</name><value>%s</value></property>
-          <property><name>ozone.om.list.skip.hints.learn.threshold</name><value>%s</value></property>
-        </configuration>
-        """.formatted(enabled, maxEntries, learnThreshold));
-    return OmJvm.patched().withConfDir(conf).run(SkipHintsSiteOm.class, work.resolve("run"), 300);
+        "thrown in the OzoneManager constructor: true, in OzoneManager.start: false"), runs.get(3));
   }
 }

@@ -44,8 +44,9 @@ class TrimmedDirectoryClusterTest {
 
   @Test
   void trimmedValuesInARunningOmListExactlyAsStockAndStayReadableWithTheFormatOff() throws Exception {
-    List<String> patched = OmJvm.patched().run(DirectoryScript.class, work.resolve("patched"), 900, "trimmed");
-    List<String> stock = OmJvm.stock().run(DirectoryScript.class, work.resolve("stock"), 900, "trimmed");
+    OmJvm.Both both = OmJvm.runBoth(DirectoryScript.class, work.resolve("script"), 900, "trimmed");
+    List<String> patched = both.patched();
+    List<String> stock = both.stock();
 
     List<String> patchedLists = startingWith(patched, "list ");
     assertEquals(startingWith(stock, "list "), patchedLists);
@@ -72,7 +73,7 @@ class TrimmedDirectoryClusterTest {
     }
 
     List<String> downgrade = OmJvm.stock().run(StockOmReadsDirectories.class, work.resolve("downgrade"), 300,
-        work.resolve("patched/patched-DirectoryScript.out.db").toString());
+        work.resolve("script/patched-DirectoryScript.out.db").toString());
     startingWith(patched, "raw ").forEach(l -> System.out.println("patched OM: " + l));
     startingWith(stock, "raw ").forEach(l -> System.out.println("stock OM: " + l));
     downgrade.forEach(l -> System.out.println("downgrade: " + l));
