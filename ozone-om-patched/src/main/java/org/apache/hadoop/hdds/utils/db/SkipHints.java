@@ -91,15 +91,16 @@ public final class SkipHints {
   private static final int RING_SIZE = 4096;
   /**
    * The most cache puts one table keeps pending records of: 10,000 unflushed transactions (the OM's default
-   * ozone.om.unflushed.transaction.max.count) of 20 puts each. A cache put whose epoch is never cleaned (a
-   * transaction a checkpoint install dropped) would otherwise stay pending for good. Past the bound the oldest
-   * epochs are settled early, which is safe because the cache records carry no part of the argument (the batch
-   * that commits a put announces it again). At the bound, with 60-byte keys, the records hold about 34 MB
-   * (docs/facts.md of the repository that carries this patch). Batch and direct puts are not bounded: each is
+   * ozone.om.unflushed.transaction.max.count) of 10 puts into the one table each. A cache put whose epoch is never
+   * cleaned (a transaction a checkpoint install dropped) would otherwise stay pending for good. Past the bound the
+   * oldest epochs are settled early, which is safe because the cache records carry no part of the argument (the
+   * batch that commits a put announces it again). At the bound, with 60-byte keys, the records hold about 22 MB,
+   * which with the spans at their default bound keeps a table under 64 MB (docs/facts.md of the repository that
+   * carries this patch). Batch and direct puts are not bounded: each is
    * settled when its batch is closed or its put returns, so their records last as long as the batch, which holds
    * the keys itself.
    */
-  static final long MAX_CACHED = 200_000;
+  static final long MAX_CACHED = 100_000;
   /** The start of the whole table, as a seek target and as a whole-table reader's prefix. */
   static final byte[] TABLE_START = new byte[0];
 
