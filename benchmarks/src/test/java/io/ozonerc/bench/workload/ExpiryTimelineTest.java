@@ -23,10 +23,6 @@ import org.junit.jupiter.api.Test;
 /** The expiry listings' intervals and the time to recover after the expiry's last batch, on hand-made values. */
 class ExpiryTimelineTest {
 
-  private static ExpiryTimeline.Interval at(double start, long lists, double p99) {
-    return new ExpiryTimeline.Interval(start, start + 5, lists, p99);
-  }
-
   @Test
   void listingsAreBucketedByStartWithNearestRankP99() {
     long s = 1_000_000_000L;
@@ -48,26 +44,50 @@ class ExpiryTimelineTest {
     assertEquals(198.0, ExpiryTimeline.intervals(starts, took, 5).get(0).p99Millis(), 1e-9);
   }
 
-  @Test
-  void recoveryIsFromTheLastBatchToTheIntervalFromWhichOnEveryP99IsWithinTheLimit() {
-    List<ExpiryTimeline.Interval> iv = List.of(at(0, 10, 50), at(5, 10, 40), at(10, 10, 10), at(15, 10, 30),
-        at(20, 0, Double.NaN), at(25, 10, 9), at(30, 10, 8));
-    // last batch at 7 s, limit 15 ms: 40 (5-10) and 30 (15-20) are above, the empty 20-25 counts for nothing,
-    // from 25 s on every interval is within: 25 - 7 = 18 s.
-    assertEquals(18.0, ExpiryTimeline.recoverySeconds(iv, 7, 15), 1e-9);
-    // limit 45 ms: the interval the batch ended in (5-10) is already within: 0 s.
-    assertEquals(0.0, ExpiryTimeline.recoverySeconds(iv, 7, 45), 1e-9);
-    // the last batch at 16 s: from 25 s on within, 9 s.
-    assertEquals(9.0, ExpiryTimeline.recoverySeconds(iv, 16, 15), 1e-9);
+  /** Listings one every 100 ms from 0 to {@code seconds}, each taking {@code ms.applyAsDouble(start s)}. */
+  private static long[][] listings(double seconds, java.util.function.DoubleUnaryOperator ms) {
+    int n = (int) Math.round(seconds * 10);
+    long[][] out = new long[2][n];
+    for (int i = 0; i < n; i++) {
+      out[0][i] = i * 100_000_000L;
+      out[1][i] = Math.round(ms.applyAsDouble(i / 10.0) * 1e6);
+    }
+    return out;
+  }
+
+  private static double recovery(long[][] l, double lastBatch, double limit) {
+    return ExpiryTimeline.recoverySeconds(l[0], l[1], lastBatch, limit, 5);
   }
 
   @Test
-  void notRecoveredWhenTheLastIntervalIsAboveTheLimitOrNothingFollowsTheBatch() {
-    List<ExpiryTimeline.Interval> iv = List.of(at(0, 10, 50), at(5, 10, 10), at(10, 10, 20));
-    assertTrue(Double.isNaN(ExpiryTimeline.recoverySeconds(iv, 3, 15)), "the last interval is at 20 ms");
-    assertEquals(2.0, ExpiryTimeline.recoverySeconds(iv, 3, 25), 1e-9);
-    assertTrue(Double.isNaN(ExpiryTimeline.recoverySeconds(iv, 15, 100)), "no listing after the batch");
-    assertTrue(Double.isNaN(ExpiryTimeline.recoverySeconds(List.of(at(0, 5, 1), at(5, 0, Double.NaN)), 6, 100)),
-        "an interval after the batch without listings is no recovery");
+  void recoveryIsFromTheLastBatchToTheFirstMomentFromWhichOnTheListingsP99IsWithinTheLimit() {
+    // 50 ms until 20 s, 10 ms after; 60 s of listings, 10 a second.
+    long[][] l = listings(60, t -> t < 20 ? 50 : 10);
+    // Last batch at 7 s, limit 15 ms: from 20 s on (the second boundary after 7 s that works) the p99 is 10 ms.
+    assertEquals(13.0, recovery(l, 7, 15), 1e-9);
+    // Limit 60 ms: already within at the batch's end.
+    assertEquals(0.0, recovery(l, 7, 60), 1e-9);
+    // The batch ended at 20 s exactly: recovered at once.
+    assertEquals(0.0, recovery(l, 20, 15), 1e-9);
+  }
+
+  @Test
+  void oneSlowListingAfterTheRecoveryDoesNotUndoItButASlowTailDoes() {
+    // 10 ms throughout but one 110 ms listing at 45 s: one of the 400 listings after 20 s, p99 stays 10 ms.
+    long[][] one = listings(60, t -> Math.abs(t - 45) < 0.05 ? 110 : 10);
+    assertEquals(0.0, recovery(one, 20, 15), 1e-9);
+    // Every 5 s interval from 30 s on has one 110 ms listing: 1 in 50 after 30 s, above the 1% a p99 allows.
+    long[][] recurring = listings(60, t -> t >= 30 && Math.abs(t % 5) < 0.05 ? 110 : 10);
+    assertTrue(Double.isNaN(recovery(recurring, 20, 15)), "a slow listing in every interval is no recovery");
+  }
+
+  @Test
+  void notRecoveredWhenFewerThanAHundredListingsFollowOrTheEndIsSlow() {
+    long[][] l = listings(60, t -> t < 55 ? 50 : 1);
+    // From 55 s on all listings are fast, but only 50 of them: too few for a p99.
+    assertTrue(Double.isNaN(recovery(l, 7, 15)), "50 fast listings at the end");
+    assertTrue(Double.isNaN(recovery(listings(60, t -> 10), 59, 15)), "10 listings after the batch");
+    assertTrue(Double.isNaN(recovery(listings(60, t -> 10), 70, 15)), "no listing after the batch");
+    assertEquals(0.0, recovery(listings(60, t -> 10), 50, 15), 1e-9); // exactly 100 listings from 50 s
   }
 }
