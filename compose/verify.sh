@@ -62,7 +62,7 @@ scraped() {
 
 command -v docker >/dev/null || die "docker is not installed"
 say "building the jar"
-(cd "$root" && mvn -B -q -DskipTests -pl ozone-om-compaction -am package)
+(cd "$root" && mvn -B -q -DskipTests -Dcheckstyle.skip -Drat.skip -Dspotbugs.skip -pl ozone-om-compaction -am package)
 "${dc[@]}" up -d --scale datanode=3
 wait_for "OM /prom with the service's metrics" 300 prom_value range_compaction_rounds_run
 wait_for "Prometheus ready" 120 curl -fsS http://localhost:9090/-/ready
