@@ -16,6 +16,8 @@ package io.ozonerc.patched;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,6 +49,8 @@ public final class OmJvm {
   private static final int DEFAULT_PORTS = 15000;
   /** Ports apart for JVMs run together; a cluster without datanodes takes a few dozen. */
   private static final int PORTS_APART = 4000;
+  /** What Ozone's ExitUtils logs before it ends a process (a service that failed to start, a fatal error). */
+  static final String TERMINATING = "Terminating with exit status";
 
   private final boolean patched;
   private final Path confDir; // ahead of the class path, where `ozone` puts $OZONE_CONF_DIR; null: none
@@ -191,7 +195,13 @@ public final class OmJvm {
     cmd.addAll(Arrays.asList(args));
     Process p = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true)
         .redirectOutput(log.toFile()).start();
-    if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+    String terminated = waitOrTerminated(p, log, timeoutSeconds);
+    if (terminated != null) {
+      p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      throw new AssertionError(name() + " JVM running " + main.getSimpleName() + " logged '" + terminated
+          + "' and was ended; log: " + log + "\n" + tail(log));
+    }
+    if (p.isAlive()) {
       p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
       throw new AssertionError(name() + " JVM running " + main.getSimpleName() + " did not finish in "
           + timeoutSeconds + " s; log: " + log);
@@ -201,6 +211,46 @@ public final class OmJvm {
           + "; log: " + log + "\n" + tail(log));
     }
     return Files.readAllLines(out);
+  }
+
+  /**
+   * Waits up to {@code timeoutSeconds} for {@code p} to exit, reading what its log gains each second. Returns the
+   * first line in which Hadoop's ExitUtil says the process is terminating (a cluster that failed to start logs it,
+   * but its other threads keep the JVM alive until the timeout), or null when the process exited or the time ran
+   * out.
+   */
+  private static String waitOrTerminated(Process p, Path log, long timeoutSeconds)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+    long read = 0;
+    StringBuilder partial = new StringBuilder();
+    while (!p.waitFor(1, TimeUnit.SECONDS)) {
+      if (Files.exists(log)) {
+        try (RandomAccessFile f = new RandomAccessFile(log.toFile(), "r")) {
+          long length = f.length();
+          if (length > read) {
+            byte[] more = new byte[(int) Math.min(length - read, 1 << 24)];
+            f.seek(read);
+            f.readFully(more);
+            read += more.length;
+            partial.append(new String(more, StandardCharsets.UTF_8));
+            int end = partial.lastIndexOf("\n");
+            if (end >= 0) {
+              for (String line : partial.substring(0, end).split("\n")) {
+                if (line.contains(TERMINATING)) {
+                  return line.trim();
+                }
+              }
+              partial.delete(0, end + 1);
+            }
+          }
+        }
+      }
+      if (System.nanoTime() >= deadline) {
+        return null;
+      }
+    }
+    return null;
   }
 
   private static String tail(Path log) throws IOException {
