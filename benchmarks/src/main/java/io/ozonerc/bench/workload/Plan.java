@@ -119,7 +119,7 @@ record Plan(WorkloadSpec spec, WorkloadRunner.Options runOptions, List<String> p
         checkPatchedClasses(o, chosen);
       }
       return new Plan(ws, ro, new ArrayList<>(chosen), iv, fiv, wb,
-          dm == WorkloadSpec.DeleteMode.RANDOM ? Report.Targets.RANDOM_CHURN : Report.Targets.QUEUE);
+          dm == WorkloadSpec.DeleteMode.RANDOM ? Report.Targets.RANDOM_CHURN : Report.Targets.queue(cold));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(o.spec.commandLine(), e.getMessage(), e);
     }

@@ -339,6 +339,39 @@ class ReportTest {
     assertFalse(report(Report.Targets.QUEUE, 4 << 20, run("none", 70_000, 50, 0, 0, 1)).hasExpiry());
   }
 
+  /**
+   * A store of 6 million cold keys or more is judged on its own targets: the product's list p99 within 1.5x the
+   * floor, expiry p99 within 2x and mean within 1.3x, and range alone on none's expiry mean and p99 gaps. The same
+   * runs judged as the default store miss the tighter p99 targets.
+   */
+  @Test
+  void aLargeStoreIsJudgedOnItsOwnTargets() {
+    RunResult none = withExpiry(run("none", 70_000, 50, 0, 10 << 20, 5000), 100_000, 100 * 40_000L);
+    RunResult range = withExpiry(run("range", 60_000, 52, 5, 12 << 20, 3000), 20_000, 100 * 1_000L);
+    RunResult ideal = withExpiry(run("ideal", 10_000, 0, 0, 0, 20), 10_000, 0);
+    RunResult product = withExpiry(hinted(run("range+hints", 14_000, 52, 5, 20 << 20, 30), 400), 18_000, 100 * 900L);
+    assertEquals(Report.Targets.QUEUE, Report.Targets.queue(5_999_999));
+    assertEquals(Report.Targets.LARGE_QUEUE, Report.Targets.queue(6_000_000));
+
+    Report large = report(Report.Targets.LARGE_QUEUE, 4 << 20, none, range, product, ideal);
+    String p = large.productTargets();
+    assertTrue(p.contains("- MET    range+hints list p99 = 1.40x ideal (target <= 1.5x)"), p);
+    assertTrue(p.contains("- MET    range+hints expiry list p99 = 1.80x ideal (target <= 2.0x)"), p);
+    assertTrue(p.contains("- MISSED range+hints expiry list mean = 1.80x ideal (target <= 1.3x)"), p);
+    String r = large.targets();
+    assertTrue(r.contains("- MET    range closes 0.89 of none's expiry list mean gap to ideal, (none - range) / "
+        + "(none - ideal) (target >= 0.8, on a store of 6 million cold keys or more)"), r);
+    assertTrue(r.contains("- MET    range closes 0.89 of none's expiry list p99 gap to ideal"), r);
+
+    Report small = report(Report.Targets.QUEUE, 4 << 20, none, range, product, ideal);
+    assertTrue(small.productTargets().contains("- MISSED range+hints list p99 = 1.40x ideal (target <= 1.3x)"),
+        small.productTargets());
+    assertTrue(small.productTargets().contains("- MISSED range+hints expiry list p99 = 1.80x ideal (target <= 1.5x)"),
+        small.productTargets());
+    assertFalse(small.productTargets().contains("expiry list mean"), small.productTargets());
+    assertFalse(small.targets().contains("expiry list mean gap"), small.targets());
+  }
+
   /** Random churn: no worse than none on every line, within the tolerance range's lines use, judged even when idle. */
   @Test
   void randomChurnJudgesTheProductNoWorseThanNone() {
