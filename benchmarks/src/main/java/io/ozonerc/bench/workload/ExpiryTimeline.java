@@ -27,9 +27,13 @@ import java.util.Map;
 /**
  * The expiry listings over time: their p99 and count per {@link #WIDTH_SECONDS} interval of each run (from the
  * run's start), and the time each policy takes to recover after the expiry's last delete batch: from that batch's
- * end until the expiry listings from then to the end of the run have a p99 within {@link #RECOVERY_FACTOR} x the
- * floor's whole-run expiry list p99 ({@link Report#floor()}: ideal-loaded when it ran, else ideal). The per-interval
- * p99 is for the chart: an interval holds a few dozen listings, so its p99 is its slowest one.
+ * end until the expiry listings that cross the expired span ({@link Workload#crossesExpiredSpan}), from then to the
+ * end of the run, have a p99 within {@link #RECOVERY_FACTOR} x the floor's whole-run expiry list p99
+ * ({@link Report#floor()}: ideal-loaded when it ran, else ideal). Only those listings judge it: about half of the
+ * expiry listings start past the span and are fast whatever a policy does, so with them a p99 can pass while every
+ * listing that meets the span is still slow. The same judged on all expiry listings is printed beside it, as
+ * earlier reports gave it. The per-interval p99 is for the chart: an interval holds a few dozen listings, so its p99
+ * is its slowest one.
  */
 final class ExpiryTimeline {
 
@@ -107,6 +111,38 @@ final class ExpiryTimeline {
     }
   }
 
+  /**
+   * {@link #recoverySeconds(long[], long[], double, double, double)} over the listings of {@code e} that
+   * {@code judged} marks, or over all of them when it is null.
+   */
+  static double recoverySeconds(RunResult.Expiry e, boolean[] judged, double lastBatchSeconds,
+      double limitMillis) {
+    long[] starts = e.listStartNanos();
+    long[] took = e.listNanos();
+    if (judged != null) {
+      int n = 0;
+      for (boolean b : judged) {
+        n += b ? 1 : 0;
+      }
+      long[] s = new long[n];
+      long[] t = new long[n];
+      for (int i = 0, k = 0; i < judged.length; i++) {
+        if (judged[i]) {
+          s[k] = starts[i];
+          t[k++] = took[i];
+        }
+      }
+      starts = s;
+      took = t;
+    }
+    return recoverySeconds(starts, took, lastBatchSeconds, limitMillis, WIDTH_SECONDS);
+  }
+
+  private static String recovered(double limit, double t) {
+    return Double.isNaN(limit) ? "n/a" : Double.isNaN(t) ? "not recovered within the run"
+        : String.format(Locale.ROOT, "%.1f s", t);
+  }
+
   private static List<Interval> intervals(RunResult r) {
     return intervals(r.expiry().listStartNanos(), r.expiry().listNanos(), WIDTH_SECONDS);
   }
@@ -128,10 +164,13 @@ final class ExpiryTimeline {
     double limit = RECOVERY_FACTOR * floor;
     StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "Expiry listings over time (p99 per %.0f s "
         + "interval in expiry-series.csv and expiry-p99.png; time to recover: from the expiry's last delete batch "
-        + "until the expiry listings from then to the end of the run, at least %d of them, have a p99 within %.1fx "
-        + "the %s expiry list p99 (%s); judged at the batch's end and every interval boundary after it):%n%n"
+        + "until the expiry listings that cross the expired span (they start in it, or fewer than a listing's "
+        + "length of kept keys before it), from then to the end of the run, at least %d of them, have a p99 within "
+        + "%.1fx the %s expiry list p99 (%s); judged at the batch's end and every interval boundary after it; "
+        + "beside it the same judged on all expiry listings, half of which start past the span):%n%n"
         + "| policy | last expiry batch ended at s | intervals after it | worst interval p99 after it ms "
-        + "| time to recover |%n|---|---|---|---|---|%n", WIDTH_SECONDS, MIN_TAIL, RECOVERY_FACTOR,
+        + "| listings after it crossing the span | time to recover | judged on all expiry listings |%n"
+        + "|---|---|---|---|---|---|---|%n", WIDTH_SECONDS, MIN_TAIL, RECOVERY_FACTOR,
         report.floorName(),
         Double.isNaN(floor) ? "not run: no recovery judged" : String.format(Locale.ROOT, "%.2f ms, limit %.2f ms",
             floor, limit)));
@@ -143,14 +182,18 @@ final class ExpiryTimeline {
       List<String> at = new ArrayList<>();
       List<String> after = new ArrayList<>();
       List<String> worst = new ArrayList<>();
+      List<String> crossing = new ArrayList<>();
       List<String> recover = new ArrayList<>();
+      List<String> recoverAll = new ArrayList<>();
       for (RunResult r : rs) {
         double last = r.expiry().lastBatchEndNanos() / 1e9;
         if (r.expiry().lastBatchEndNanos() < 0) {
           at.add("- (no batch in the run)");
           after.add("-");
           worst.add("-");
+          crossing.add("-");
           recover.add("n/a");
+          recoverAll.add("n/a");
           continue;
         }
         List<Interval> later = intervals(r).stream().filter(i -> i.endSeconds() > last && i.lists() > 0).toList();
@@ -158,14 +201,21 @@ final class ExpiryTimeline {
         after.add(Integer.toString(later.size()));
         worst.add(later.isEmpty() ? "-" : String.format(Locale.ROOT, "%.2f",
             later.stream().mapToDouble(Interval::p99Millis).max().orElse(Double.NaN)));
-        double t = Double.isNaN(limit) ? Double.NaN
-            : recoverySeconds(r.expiry().listStartNanos(), r.expiry().listNanos(), last, limit, WIDTH_SECONDS);
-        recover.add(Double.isNaN(limit) ? "n/a" : Double.isNaN(t) ? "not recovered within the run"
-            : String.format(Locale.ROOT, "%.1f s", t));
+        boolean[] crosses = r.expiry().listCrossesSpan();
+        long n = 0;
+        for (int i = 0; i < crosses.length; i++) {
+          n += crosses[i] && r.expiry().listStartNanos()[i] / 1e9 >= last ? 1 : 0;
+        }
+        crossing.add(String.format(Locale.ROOT, "%,d", n));
+        recover.add(recovered(limit, Double.isNaN(limit) ? Double.NaN
+            : recoverySeconds(r.expiry(), crosses, last, limit)));
+        recoverAll.add(recovered(limit, Double.isNaN(limit) ? Double.NaN
+            : recoverySeconds(r.expiry(), null, last, limit)));
       }
       s.append("| ").append(p).append(" | ").append(String.join(", ", at)).append(" | ")
           .append(String.join(", ", after)).append(" | ").append(String.join(", ", worst)).append(" | ")
-          .append(String.join(", ", recover)).append(" |\n");
+          .append(String.join(", ", crossing)).append(" | ").append(String.join(", ", recover)).append(" | ")
+          .append(String.join(", ", recoverAll)).append(" |\n");
     }
     return s.toString();
   }

@@ -78,15 +78,16 @@ record RunResult(
    * skipped in them (the skip ticker read around each listing: exact with one list thread, except for iterators a
    * policy closes meanwhile, as range's head probes), the keys the run's expiry deleted, its delete batches and their
    * latency (nanoseconds). The queue's list columns ({@link #list}, {@link #skipsPerList}) leave the expiry listings
-   * out.
+   * out. Per listing, in the same order: its start (nanoseconds after the run's start), its latency, and whether it
+   * crosses the span the whole expiry deletes ({@link Workload#crossesExpiredSpan}).
    */
   record Expiry(Histogram list, long skips, long deletedKeys, long batches, Histogram batch, long[] listStartNanos,
-      long[] listNanos, long lastBatchEndNanos) implements Serializable {
-    private static final long serialVersionUID = 2L;
+      long[] listNanos, boolean[] listCrossesSpan, long lastBatchEndNanos) implements Serializable {
+    private static final long serialVersionUID = 3L;
 
     /** Without the listings' timeline (no listing times, no batch end). */
     Expiry(Histogram list, long skips, long deletedKeys, long batches, Histogram batch) {
-      this(list, skips, deletedKeys, batches, batch, new long[0], new long[0], -1);
+      this(list, skips, deletedKeys, batches, batch, new long[0], new long[0], new boolean[0], -1);
     }
 
     double skipsPerList() {

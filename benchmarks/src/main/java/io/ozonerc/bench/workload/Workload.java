@@ -114,6 +114,18 @@ final class Workload {
   }
 
   /**
+   * Whether a listing of the expiry bucket from key {@code start} (a creation number) crosses the span the whole
+   * expiry deletes, [kept, kept + expired): it starts inside the span, or among the kept {@code index/} keys fewer
+   * than a listing's length before it, so that it reads them and steps into the span. The time to recover is judged
+   * on these listings: the others never meet a dead key.
+   */
+  boolean crossesExpiredSpan(long start) {
+    WorkloadSpec.Expiry e = spec.expiry();
+    long kept = e.kept();
+    return start >= kept ? start < kept + e.expired() : kept - start < spec.listLength();
+  }
+
+  /**
    * Keys the keyTable must hold at the end: the hot keys live at the end, the cold keys, the cold puts and the
    * expiry bucket's keys the expiry left.
    */

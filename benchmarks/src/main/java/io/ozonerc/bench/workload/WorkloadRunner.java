@@ -169,9 +169,11 @@ final class WorkloadRunner {
     final Histogram expiryBatch = new Histogram(MAX_NANOS, 3);
     final AtomicLong expirySkips = new AtomicLong();
     final AtomicLong expiredKeys = new AtomicLong();
-    // Each expiry listing's start (nanoseconds after the run's start) and latency, and the last batch's end.
+    // Each expiry listing's start (nanoseconds after the run's start), latency and whether it crosses the expired
+    // span, and the last batch's end.
     final long[] expiryAt = new long[w.expiryLists];
     final long[] expiryTook = new long[w.expiryLists];
+    final boolean[] expiryCrosses = new boolean[w.expiryLists];
     final AtomicInteger expirySlot = new AtomicInteger();
     final AtomicLong lastBatchEnd = new AtomicLong(-1);
     final long[] runStart = new long[1];
@@ -257,6 +259,7 @@ final class WorkloadRunner {
               if (slot < expiryAt.length) {
                 expiryAt[slot] = s - runStart[0];
                 expiryTook[slot] = took;
+                expiryCrosses[slot] = w.crossesExpiredSpan(w.key[i]);
               }
             } else {
               String start = w.key[i] < 0 ? null : w.spec.keyName(w.key[i]);
@@ -350,7 +353,8 @@ final class WorkloadRunner {
           int k = Math.min(expirySlot.get(), expiryAt.length);
           expiry = new RunResult.Expiry(expiryList.copy(), expirySkips.get(),
               listsOnly ? w.expiredKeys : expiredKeys.get(), listsOnly ? 0 : w.expiryBatches, expiryBatch.copy(),
-              java.util.Arrays.copyOf(expiryAt, k), java.util.Arrays.copyOf(expiryTook, k), lastBatchEnd.get());
+              java.util.Arrays.copyOf(expiryAt, k), java.util.Arrays.copyOf(expiryTook, k),
+              java.util.Arrays.copyOf(expiryCrosses, k), lastBatchEnd.get());
         }
       }
     }

@@ -82,6 +82,27 @@ class ExpiryTimelineTest {
   }
 
   @Test
+  void onlyTheListingsThatCrossTheSpanJudgeTheRecovery() {
+    // 1,000 listings a second for 60 s; one in 200 crosses the span and takes 50 ms until 20 s, 10 ms after; the
+    // others take 1 ms throughout. Last batch at 7 s, limit 15 ms.
+    int n = 60_000;
+    long[] starts = new long[n];
+    long[] took = new long[n];
+    boolean[] crosses = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      starts[i] = i * 1_000_000L;
+      crosses[i] = i % 200 == 0;
+      took[i] = crosses[i] ? (i < 20_000 ? 50_000_000L : 10_000_000L) : 1_000_000L;
+    }
+    org.HdrHistogram.Histogram h = new org.HdrHistogram.Histogram(3);
+    RunResult.Expiry e = new RunResult.Expiry(h, 0, 0, 0, h, starts, took, crosses, 7_000_000_000L);
+    // On all listings the 65 slow ones after 7 s are 0.1% of them: the p99 passes at the batch's end.
+    assertEquals(0.0, ExpiryTimeline.recoverySeconds(e, null, 7, 15), 1e-9);
+    // On the crossing ones every listing is slow until 20 s: recovered 13 s after the batch (200 follow, >= 100).
+    assertEquals(13.0, ExpiryTimeline.recoverySeconds(e, crosses, 7, 15), 1e-9);
+  }
+
+  @Test
   void notRecoveredWhenFewerThanAHundredListingsFollowOrTheEndIsSlow() {
     long[][] l = listings(60, t -> t < 55 ? 50 : 1);
     // From 55 s on all listings are fast, but only 50 of them: too few for a p99.

@@ -18,6 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -114,6 +116,21 @@ class WorkloadRunnerExpiryTest {
     assertTrue(skips >= crossed[0] && skips <= 2 * crossed[1] + 4L * w.expiryLists, "expiry listings skipped "
         + skips + " internal keys for " + crossed[0] + " to " + crossed[1] + " dead keys crossed");
     assertEquals(0.0, none.skipsPerList(), 1.0, "the hot bucket has no deletes: its lists cross nothing");
+    // Each listing's mark for the time to recover: it crosses the span the whole expiry deletes, by this test's own
+    // rule. Listings run in sequence order (one list thread), so the marks are in that order.
+    long spanEnd = spec.expiry().kept() + w.expiredKeys;
+    List<Boolean> expected = new ArrayList<>();
+    for (int i = 0; i < w.size; i++) {
+      if (w.kind[i] == Workload.EXPIRY_LIST) {
+        expected.add(crossed(w, w.key[i], spanEnd) > 0);
+      }
+    }
+    boolean[] marks = none.expiry().listCrossesSpan();
+    assertEquals(expected.size(), marks.length);
+    for (int i = 0; i < marks.length; i++) {
+      assertEquals(expected.get(i), marks[i], "expiry listing " + i);
+    }
+    assertTrue(expected.contains(true) && expected.contains(false), "the sequence should have both kinds");
 
     RunResult ideal;
     try (BenchStore store = loaded("ideal", spec)) {

@@ -202,4 +202,20 @@ class WorkloadTest {
     assertArrayEquals("/vol1/b0".getBytes(), ReferenceRangeCompactor.successor("/vol1/b/".getBytes()));
     assertArrayEquals(new byte[] {2}, ReferenceRangeCompactor.successor(new byte[] {1, (byte) 0xFF}));
   }
+
+  /**
+   * Which expiry listings cross the expired span: a 100,000-key expiry bucket keeps 1,000 index/ keys and expires
+   * half the rest, [1000, 50500); a listing reads 100 keys, so one from index/ key 901 or later reaches the span.
+   */
+  @ParameterizedTest
+  @CsvSource({"0, false", "900, false", "901, true", "999, true", "1000, true", "50499, true", "50500, false",
+      "99999, false"})
+  void anExpiryListingCrossesTheSpanWhenItStartsInItOrFewerThanAListingBeforeIt(long start, boolean crosses) {
+    WorkloadSpec spec = new WorkloadSpec(400, Weights.parse("create:1,list:1"), 10_000,
+        WorkloadSpec.DeleteMode.OLDEST, WorkloadSpec.ListMode.START, 100, 1, 0, WorkloadSpec.KeyNames.SEQUENTIAL, 3,
+        0, 0, 0, new WorkloadSpec.Expiry(100_000, 0.5, 1000, 10));
+    assertEquals(1000, spec.expiry().kept());
+    assertEquals(49_500, spec.expiry().expired());
+    assertEquals(crosses, Workload.generate(spec).crossesExpiredSpan(start));
+  }
 }
